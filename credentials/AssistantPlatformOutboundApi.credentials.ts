@@ -1,0 +1,94 @@
+import type {
+	IAuthenticateGeneric,
+	Icon,
+	ICredentialTestRequest,
+	ICredentialType,
+	INodeProperties,
+} from 'n8n-workflow';
+
+/**
+ * Outbound API credential: the outbound secret (header `X-APIKEY-SECRET-SERVICE`) and, optionally,
+ * the assistant API key that outbound call requests carry in their body as `assistantApiKey`.
+ */
+export class AssistantPlatformOutboundApi implements ICredentialType {
+	name = 'assistantPlatformOutboundApi';
+
+	displayName = 'Assistant Platform Outbound API';
+
+	icon: Icon = {
+		light: 'file:../nodes/AssistantPlatform/assistantPlatform.svg',
+		dark: 'file:../nodes/AssistantPlatform/assistantPlatform.dark.svg',
+	};
+
+	documentationUrl = 'https://github.com/n8n-nodes-assistant-platform/n8n-nodes-assistant-platform#credentials';
+
+	properties: INodeProperties[] = [
+		{
+			displayName: 'Outbound Base URL',
+			name: 'outboundUrl',
+			type: 'string',
+			default: '',
+			required: true,
+			placeholder: 'https://outbound.example.com',
+			description: 'Base URL of the outbound API host. Must start with http:// or https://.',
+		},
+		{
+			displayName: 'Outbound API Key',
+			name: 'outboundApiKey',
+			type: 'string',
+			typeOptions: { password: true },
+			default: '',
+			required: true,
+			description: 'Secret sent in the X-APIKEY-SECRET-SERVICE header of every outbound request',
+		},
+		{
+			displayName: 'Assistant API Key',
+			name: 'assistantApiKey',
+			type: 'string',
+			typeOptions: { password: true },
+			default: '',
+			description:
+				'Optional. The confidential key returned when the assistant was created; outbound calls send it as assistantApiKey. A node can override it per call.',
+		},
+	];
+
+	authenticate: IAuthenticateGeneric = {
+		type: 'generic',
+		properties: {
+			headers: {
+				'X-APIKEY-SECRET-SERVICE': '={{$credentials.outboundApiKey}}',
+			},
+		},
+	};
+
+	// The outbound API has no read-only "who am I" endpoint. A status query for an id that cannot
+	// exist is answered 404 once the key is accepted, and 401 when it is not. n8n's credential test
+	// fails on any non-2xx status, so the request ignores status errors and the rules read the
+	// platform's error body instead (docs/assumptions.md, "Credentials").
+	test: ICredentialTestRequest = {
+		request: {
+			baseURL: '={{$credentials.outboundUrl.replace(/\\/+$/, "")}}',
+			url: '/getDialstatus/n8n-credential-test',
+			method: 'GET',
+			ignoreHttpStatusErrors: true,
+		},
+		rules: [
+			{
+				type: 'responseSuccessBody',
+				properties: {
+					key: 'error.status',
+					value: 401,
+					message: 'The outbound API key was rejected (401). Check the Outbound API Key.',
+				},
+			},
+			{
+				type: 'responseSuccessBody',
+				properties: {
+					key: 'error.status',
+					value: 403,
+					message: 'The outbound API key is not allowed to use the outbound API (403).',
+				},
+			},
+		],
+	};
+}

@@ -1,0 +1,64 @@
+import type {
+	IAuthenticateGeneric,
+	Icon,
+	ICredentialTestRequest,
+	ICredentialType,
+	INodeProperties,
+} from 'n8n-workflow';
+
+/**
+ * Management API credential: the portal API key (Security > API Key in the platform portal),
+ * sent as `Authorization: Bearer <key>` to `{baseUrl}/api/v1/...`.
+ */
+export class AssistantPlatformPortalApi implements ICredentialType {
+	name = 'assistantPlatformPortalApi';
+
+	displayName = 'Assistant Platform Portal API';
+
+	icon: Icon = {
+		light: 'file:../nodes/AssistantPlatform/assistantPlatform.svg',
+		dark: 'file:../nodes/AssistantPlatform/assistantPlatform.dark.svg',
+	};
+
+	documentationUrl = 'https://github.com/n8n-nodes-assistant-platform/n8n-nodes-assistant-platform#credentials';
+
+	properties: INodeProperties[] = [
+		{
+			displayName: 'Management Base URL',
+			name: 'baseUrl',
+			type: 'string',
+			default: '',
+			required: true,
+			placeholder: 'https://api.example.com',
+			description:
+				'Base URL of the management API host, without the /api/v1 prefix (the node adds it). Must start with http:// or https://.',
+		},
+		{
+			displayName: 'Portal API Key',
+			name: 'portalApiKey',
+			type: 'string',
+			typeOptions: { password: true },
+			default: '',
+			required: true,
+			description: 'The key created in the portal under Security, API Key',
+		},
+	];
+
+	authenticate: IAuthenticateGeneric = {
+		type: 'generic',
+		properties: {
+			headers: {
+				Authorization: '=Bearer {{$credentials.portalApiKey}}',
+			},
+		},
+	};
+
+	test: ICredentialTestRequest = {
+		request: {
+			baseURL: '={{$credentials.baseUrl.replace(/\\/+$/, "")}}/api/v1',
+			url: '/assistants',
+			method: 'GET',
+			qs: { limit: 1 },
+		},
+	};
+}

@@ -1,0 +1,23 @@
+import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
+
+import { portalRequest } from '../shared/transport';
+
+/** Pages through assistants for the Assistant picker, filtered by name on the platform side. */
+export async function searchAssistants(
+	this: ILoadOptionsFunctions,
+	filter?: string,
+	paginationToken?: string,
+): Promise<INodeListSearchResult> {
+	const qs: IDataObject = { limit: 100 };
+	if (filter) qs.name = filter;
+	if (paginationToken) qs.cursor = paginationToken;
+	const { body } = await portalRequest(this, 'GET', '/assistants', { qs, retry: true });
+	const page = body as { data?: IDataObject[]; meta?: IDataObject };
+	const results = (page.data ?? []).map((assistant) => ({
+		name: `${String(assistant.name ?? assistant.assistantId)}`,
+		value: String(assistant.assistantId),
+		description: typeof assistant.description === 'string' ? assistant.description : undefined,
+	}));
+	const next = page.meta?.hasMore === true ? page.meta?.nextCursor : undefined;
+	return { results, paginationToken: typeof next === 'string' && next !== '' ? next : undefined };
+}

@@ -1,0 +1,24 @@
+export const PORTAL_CREDENTIAL = 'assistantPlatformPortalApi';
+export const OUTBOUND_CREDENTIAL = 'assistantPlatformOutboundApi';
+
+/** Largest page the platform serves (docs/assumptions.md, "Pagination"); also the default page size. */
+export const MAX_PAGE_SIZE = 500;
+
+/** Default per-request timeout when the user sets none (n8n's own default is 5 minutes). */
+export const DEFAULT_TIMEOUT_MS = 30_000;
+
+/** Reads are retried at most this many times after the first attempt. */
+export const READ_RETRIES = 3;
+export const READ_BACKOFF_BASE_MS = 500;
+export const READ_BACKOFF_MAX_MS = 8_000;
+/** A Retry-After longer than this is not waited for: the read fails with a clear error instead. */
+export const RETRY_AFTER_MAX_MS = 30_000;
+
+export const ACCEPTED_UPLOAD_EXTENSIONS = ['.pdf', '.txt', '.doc', '.docx', '.csv', '.xls', '.xlsx'];
+export const STORAGE_ALLOWANCE_BYTES = 200 * 1024 * 1024;
+export const CHUNK_SIZE_MIN = 500;
+export const CHUNK_SIZE_MAX = 10_000;
+export const CHUNK_SIZE_DEFAULT = 5_000;
+
+export const SCHEMA_TYPES = ['string', 'number', 'boolean', 'enum', 'object'];
+export const TOOL_KINDS = ['custom_tool', 'plugin_tool', 'custom_mcp_tool'];

@@ -1,0 +1,131 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+import { MAX_PAGE_SIZE } from './constants';
+
+type Show = { resource: string[]; operation: string[] };
+
+export function assistantLocator(show: Show, overrides: Partial<INodeProperties> = {}): INodeProperties {
+	return {
+		displayName: 'Assistant',
+		name: 'assistantId',
+		type: 'resourceLocator',
+		default: { mode: 'list', value: '' },
+		required: true,
+		description: 'The assistant to use',
+		modes: [
+			{
+				displayName: 'From List',
+				name: 'list',
+				type: 'list',
+				placeholder: 'Select an assistant...',
+				typeOptions: {
+					searchListMethod: 'searchAssistants',
+					searchable: true,
+				},
+			},
+			{
+				displayName: 'By ID',
+				name: 'id',
+				type: 'string',
+				placeholder: 'e.g. asst_8dKq2mX0pLr4Tz1a',
+			},
+		],
+		displayOptions: { show },
+		...overrides,
+	};
+}
+
+export function ragCollectionLocator(
+	show: Show,
+	overrides: Partial<INodeProperties> = {},
+): INodeProperties {
+	return {
+		displayName: 'RAG Collection',
+		name: 'ragId',
+		type: 'resourceLocator',
+		default: { mode: 'list', value: '' },
+		required: true,
+		description: 'The retrieval collection to use',
+		modes: [
+			{
+				displayName: 'From List',
+				name: 'list',
+				type: 'list',
+				placeholder: 'Select a collection...',
+				typeOptions: {
+					searchListMethod: 'searchRagCollections',
+					searchable: true,
+				},
+			},
+			{
+				displayName: 'By ID',
+				name: 'id',
+				type: 'string',
+				placeholder: 'e.g. rag_Q7pXk2LmZ9aB',
+				validation: [
+					{
+						type: 'regex',
+						properties: {
+							regex: '^rag_[A-Za-z0-9]+$',
+							errorMessage: 'A collection ID is rag_ followed by letters and digits',
+						},
+					},
+				],
+			},
+		],
+		displayOptions: { show },
+		...overrides,
+	};
+}
+
+/** Return All / Limit / Options > Page Size, in n8n's standard wording. */
+export function listProperties(show: Show, itemName: string): INodeProperties[] {
+	return [
+		{
+			displayName: 'Return All',
+			name: 'returnAll',
+			type: 'boolean',
+			default: false,
+			description: 'Whether to return all results or only up to a given limit',
+			displayOptions: { show },
+		},
+		{
+			displayName: 'Limit',
+			name: 'limit',
+			type: 'number',
+			typeOptions: { minValue: 1 },
+			default: 50,
+			description: 'Max number of results to return',
+			displayOptions: { show: { ...show, returnAll: [false] } },
+		},
+		{
+			displayName: 'Options',
+			name: 'options',
+			type: 'collection',
+			placeholder: 'Add Option',
+			default: {},
+			displayOptions: { show },
+			options: [
+				{
+					displayName: 'Page Size',
+					name: 'pageSize',
+					type: 'number',
+					typeOptions: { minValue: 1, maxValue: MAX_PAGE_SIZE },
+					default: MAX_PAGE_SIZE,
+					description: `How many ${itemName} to request per page (1 to ${MAX_PAGE_SIZE}). Pages are fetched until enough ${itemName} are read.`,
+				},
+			],
+		},
+	];
+}
+
+export function additionalFieldsJson(show: Show, what: string): INodeProperties {
+	return {
+		displayName: 'Additional Fields (JSON)',
+		name: 'additionalFieldsJson',
+		type: 'json',
+		default: '{}',
+		description: `Extra fields merged into the ${what} body (they override the fields above). Use it for fields this node does not know yet.`,
+		displayOptions: { show },
+	};
+}

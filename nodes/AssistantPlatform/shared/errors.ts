@@ -1,0 +1,150 @@
+import type { IDataObject, INode, JsonObject } from 'n8n-workflow';
+import { NodeApiError } from 'n8n-workflow';
+
+export interface PlatformErrorBody {
+	code?: string;
+	message?: string;
+	details?: IDataObject;
+}
+
+/** Reads the platform's error body (`{error: {code, message, details}}`), tolerating a flat `{code, message}`. */
+export function readPlatformError(body: unknown): PlatformErrorBody {
+	if (body && typeof body === 'object' && !Array.isArray(body)) {
+		const record = body as IDataObject;
+		const nested = record.error;
+		if (nested && typeof nested === 'object' && !Array.isArray(nested)) {
+			const e = nested as IDataObject;
+			return {
+				code: typeof e.code === 'string' ? e.code : undefined,
+				message: typeof e.message === 'string' ? e.message : undefined,
+				details: (e.details as IDataObject) ?? undefined,
+			};
+		}
+		return {
+			code: typeof record.code === 'string' ? record.code : undefined,
+			message:
+				typeof record.message === 'string'
+					? record.message
+					: typeof nested === 'string'
+						? nested
+						: undefined,
+		};
+	}
+	return {};
+}
+
+const HINTS: Record<string, { message: string; hint: string }> = {
+	RAG_COLLECTION_IN_USE: {
+		message: 'The RAG collection is attached to an assistant and must be detached first',
+		hint: 'Detach it (Runtime → Detach RAG Collection, or attach another collection to that assistant), then delete it again.',
+	},
+	CALLER_ID_NOT_ASSIGNED: {
+		message: 'The caller ID is not a number assigned to this assistant',
+		hint: 'On the trunk route, Caller ID must be a demo or purchased number of the platform assigned to the assistant whose key is used. Assign the number in the portal or use another caller ID.',
+	},
+	PBX_NOT_AUTHORIZED: {
+		message: 'The PBX address is not authorized for this account',
+		hint: 'Authorize the PBX IP or hostname for your account in the portal, or check the PBX Address field.',
+	},
+	INVALID_ASSISTANT_KEY: {
+		message: 'The assistant API key was rejected',
+		hint: 'Check the Assistant API Key in the Outbound API credential (or the override field). The key is the one returned when the assistant was created.',
+	},
+	STORAGE_ALLOWANCE_EXCEEDED: {
+		message: 'The upload would exceed the 200 MB document storage allowance',
+		hint: 'Delete documents or collections you no longer need, or upload fewer or smaller files.',
+	},
+	UNSUPPORTED_FILE_TYPE: {
+		message: 'The platform does not accept this file type',
+		hint: 'Accepted types: .pdf .txt .doc .docx .csv .xls .xlsx',
+	},
+	INVALID_CURSOR: {
+		message: 'The platform rejected the pagination cursor',
+		hint: 'Cursors are opaque and expire; run the list again from the first page.',
+	},
+	CALL_RECORD_NOT_FOUND: {
+		message: 'The call record is not persisted yet',
+		hint: 'The platform answers 404 until the call record is written, usually shortly after the call ends. Enable "Wait for Call Record" to poll until it is there.',
+	},
+};
+
+function statusHint(status: number, credentialName: string): { message: string; hint: string } {
+	if (status === 401) {
+		return {
+			message: 'The platform rejected the credentials (401 Unauthorized)',
+			hint: `Check the API key in the "${credentialName}" credential. Keys are never shown in errors.`,
+		};
+	}
+	if (status === 403) {
+		return {
+			message: 'The platform refused the request (403 Forbidden)',
+			hint: `The key in the "${credentialName}" credential is valid but not allowed to do this.`,
+		};
+	}
+	if (status === 404) {
+		return {
+			message: 'The platform found no such resource (404 Not Found)',
+			hint: 'Check the ID: it may have been deleted, or belong to another account.',
+		};
+	}
+	if (status === 429) {
+		return {
+			message: 'The platform is rate limiting requests (429 Too Many Requests)',
+			hint: 'Slow down: use the Batching request option (items per batch and interval).',
+		};
+	}
+	if (status >= 500) {
+		return {
+			message: `The platform failed to answer (${status})`,
+			hint: 'This is a platform-side problem. Try again later.',
+		};
+	}
+	return {
+		message: `The platform rejected the request (${status})`,
+		hint: 'Check the fields of this operation.',
+	};
+}
+
+/** A platform error answer (status >= 400) as a NodeApiError with the platform's code and a hint. */
+export function platformApiError(
+	node: INode,
+	status: number,
+	body: unknown,
+	credentialName: string,
+	itemIndex?: number,
+): NodeApiError {
+	const platform = readPlatformError(body);
+	const known = platform.code ? HINTS[platform.code] : undefined;
+	const base = known ?? statusHint(status, credentialName);
+	const code = platform.code ? `${platform.code}: ` : '';
+	const detail = platform.message && !known ? ` (${platform.message})` : '';
+	const field =
+		platform.details && typeof platform.details.field === 'string'
+			? ` Field: ${platform.details.field}.`
+			: '';
+	const errorResponse: JsonObject = {
+		code: platform.code ?? null,
+		message: platform.message ?? null,
+		status,
+	};
+	return new NodeApiError(node, errorResponse, {
+		message: `${code}${base.message}${detail}`,
+		description: `${base.hint}${field}${platform.message && known ? ` Platform said: ${platform.message}` : ''}`,
+		httpCode: String(status),
+		itemIndex,
+	});
+}
+
+/** A request that got no usable answer (network error, timeout, malformed body), without leaking request details. */
+export function transportError(
+	node: INode,
+	reason: string,
+	hint: string,
+	itemIndex?: number,
+): NodeApiError {
+	return new NodeApiError(
+		node,
+		{ message: reason } as JsonObject,
+		{ message: reason, description: hint, itemIndex, httpCode: 'none' },
+	);
+}

@@ -1,0 +1,170 @@
+import type { IDataObject, INode } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import {
+	ACCEPTED_UPLOAD_EXTENSIONS,
+	CHUNK_SIZE_MAX,
+	CHUNK_SIZE_MIN,
+	MAX_PAGE_SIZE,
+} from './constants';
+
+/**
+ * Bad input is rejected before anything is sent, with an error that names the field and the rule.
+ */
+export function invalid(
+	node: INode,
+	field: string,
+	rule: string,
+	itemIndex?: number,
+): NodeOperationError {
+	return new NodeOperationError(node, `Invalid "${field}": ${rule}`, {
+		itemIndex,
+		description: `The value of "${field}" was rejected before anything was sent to the platform.`,
+	});
+}
+
+/** E.164: a plus, then 1 to 15 digits, the first not 0. Short national plans are accepted. */
+const E164 = /^\+[1-9]\d{1,14}$/;
+
+export function assertE164(node: INode, field: string, value: unknown, itemIndex?: number): string {
+	if (typeof value !== 'string' && typeof value !== 'number') {
+		throw invalid(node, field, 'must be a phone number in international form, e.g. +14155550123', itemIndex);
+	}
+	const text = String(value).trim();
+	if (!E164.test(text)) {
+		throw invalid(
+			node,
+			field,
+			`must be in international (E.164) form: a leading + then 2 to 15 digits, e.g. +14155550123 (got "${text}")`,
+			itemIndex,
+		);
+	}
+	return text;
+}
+
+export function assertHttpUrl(
+	node: INode,
+	field: string,
+	value: unknown,
+	itemIndex?: number,
+): string {
+	const text = typeof value === 'string' ? value.trim() : '';
+	let ok = false;
+	try {
+		const url = new URL(text);
+		ok = (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
+	} catch {
+		ok = false;
+	}
+	if (!ok) {
+		throw invalid(node, field, `must be an http:// or https:// URL (got "${text}")`, itemIndex);
+	}
+	return text;
+}
+
+export function assertNonEmpty(
+	node: INode,
+	field: string,
+	value: unknown,
+	itemIndex?: number,
+): string {
+	if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+	if (typeof value !== 'string' || value.trim() === '') {
+		throw invalid(node, field, 'must not be empty', itemIndex);
+	}
+	return value.trim();
+}
+
+export function assertIntegerInRange(
+	node: INode,
+	field: string,
+	value: unknown,
+	min: number,
+	max: number,
+	itemIndex?: number,
+): number {
+	const n = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
+	if (typeof n !== 'number' || !Number.isInteger(n) || n < min || n > max) {
+		throw invalid(node, field, `must be a whole number from ${min} to ${max} (got ${JSON.stringify(value)})`, itemIndex);
+	}
+	return n;
+}
+
+export function assertChunkSize(node: INode, value: unknown, itemIndex?: number): number {
+	return assertIntegerInRange(node, 'Chunk Size', value, CHUNK_SIZE_MIN, CHUNK_SIZE_MAX, itemIndex);
+}
+
+export function assertPageSize(node: INode, value: unknown, itemIndex?: number): number {
+	return assertIntegerInRange(node, 'Page Size', value, 1, MAX_PAGE_SIZE, itemIndex);
+}
+
+export function fileExtension(fileName: string): string {
+	const dot = fileName.lastIndexOf('.');
+	return dot < 0 ? '' : fileName.slice(dot).toLowerCase();
+}
+
+export function assertAcceptedFileType(
+	node: INode,
+	field: string,
+	fileName: string,
+	itemIndex?: number,
+): void {
+	if (!ACCEPTED_UPLOAD_EXTENSIONS.includes(fileExtension(fileName))) {
+		throw invalid(
+			node,
+			field,
+			`file type not accepted: "${fileName}". Accepted types: ${ACCEPTED_UPLOAD_EXTENSIONS.join(' ')}`,
+			itemIndex,
+		);
+	}
+}
+
+const RAG_ID = /^rag_[A-Za-z0-9]+$/;
+
+export function assertRagId(node: INode, field: string, value: unknown, itemIndex?: number): string {
+	const text = assertNonEmpty(node, field, value, itemIndex);
+	if (!RAG_ID.test(text)) {
+		throw invalid(node, field, `must be a collection ID of the form rag_ followed by letters and digits (got "${text}")`, itemIndex);
+	}
+	return text;
+}
+
+/** IPv4, IPv6 or a DNS hostname. */
+export function isIpOrHostname(value: string): boolean {
+	const ipv4 = /^(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}$/;
+	if (ipv4.test(value)) return true;
+	if (value.includes(':')) {
+		try {
+			return new URL(`http://[${value}]/`).hostname !== '';
+		} catch {
+			return false;
+		}
+	}
+	if (value.length > 253) return false;
+	const label = /^(?!-)[A-Za-z0-9-]{1,63}(?<!-)$/;
+	const labels = value.split('.');
+	return labels.every((part) => label.test(part)) && !/^\d+$/.test(labels[labels.length - 1]);
+}
+
+/** Parses the "Additional Fields (JSON)" escape hatch: empty means {}, anything but a JSON object is rejected. */
+export function parseJsonObject(
+	node: INode,
+	field: string,
+	value: unknown,
+	itemIndex?: number,
+): IDataObject {
+	if (value === undefined || value === null || value === '') return {};
+	let parsed: unknown = value;
+	if (typeof value === 'string') {
+		if (value.trim() === '') return {};
+		try {
+			parsed = JSON.parse(value);
+		} catch (error) {
+			throw invalid(node, field, `must be valid JSON (${(error as Error).message})`, itemIndex);
+		}
+	}
+	if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+		throw invalid(node, field, 'must be a JSON object, e.g. {"key": "value"}', itemIndex);
+	}
+	return parsed as IDataObject;
+}

@@ -1,0 +1,28 @@
+#!/usr/bin/env node
+// `npm start`: build the package and start the platform sandbox on 127.0.0.1 (seeded, real clock).
+// The real-n8n demo is added on top of this by its own issue.
+'use strict';
+const { spawn, spawnSync } = require('node:child_process');
+const path = require('node:path');
+
+const root = path.join(__dirname, '..');
+const tool = (name) => path.join(root, 'node_modules', '.bin', name);
+
+for (const [title, cmd, args] of [
+	['build', 'npm', ['run', '--silent', 'build']],
+	['compile sandbox', tool('tsc'), ['-p', 'tsconfig.dev.json']],
+]) {
+	process.stdout.write(`> ${title}\n`);
+	const r = spawnSync(cmd, args, { cwd: root, stdio: 'inherit' });
+	if (r.status !== 0) process.exit(r.status || 1);
+}
+
+const child = spawn(process.execPath, [path.join(root, '.build', 'sandbox', 'cli.js')], {
+	cwd: root,
+	stdio: 'inherit',
+	env: process.env,
+});
+const stop = () => child.kill('SIGTERM');
+process.on('SIGINT', stop);
+process.on('SIGTERM', stop);
+child.on('exit', (code) => process.exit(code ?? 0));

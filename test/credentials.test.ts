@@ -1,0 +1,71 @@
+import { testCredential } from './harness/credentialTest';
+import { runNode } from './harness/engine';
+import type { SandboxFixture } from './harness/sandbox';
+import { startSandbox } from './harness/sandbox';
+
+let fx: SandboxFixture;
+
+beforeAll(async () => {
+	fx = await startSandbox();
+});
+
+afterAll(async () => {
+	await fx.sandbox.stop();
+});
+
+describe('Portal API credential', () => {
+	test('its test request passes with the right key and hits a cheap endpoint', async () => {
+		fx.sandbox.clearJournal();
+		const result = await testCredential('assistantPlatformPortalApi', fx.portal);
+		expect(result).toEqual({ status: 'OK', message: 'Connection successful!' });
+		expect(fx.sandbox.journal).toHaveLength(1);
+		expect(fx.sandbox.journal[0]).toMatchObject({
+			method: 'GET',
+			path: '/api/v1/assistants',
+			query: { limit: '1' },
+			auth: 'ok',
+		});
+	});
+
+	test('its test request fails with a wrong key, and a trailing slash in the URL is fine', async () => {
+		const result = await testCredential('assistantPlatformPortalApi', {
+			baseUrl: `${fx.sandbox.url}/`,
+			portalApiKey: 'wrong',
+		});
+		expect(result.status).toBe('Error');
+	});
+
+	test('authenticates a workflow run with Authorization: Bearer', async () => {
+		fx.sandbox.clearJournal();
+		const { error } = await runNode({
+			parameters: { resource: 'assistant', operation: 'getAll', returnAll: false, limit: 1 },
+			credentials: fx.credentials,
+		});
+		expect(error).toBeUndefined();
+		expect(fx.sandbox.journal[0].auth).toBe('ok');
+		expect(fx.sandbox.journal[0].headers.authorization).toBe('[masked]');
+	});
+});
+
+describe('Outbound API credential', () => {
+	test('its test request passes with the right key (404 for the probe id means the key was accepted)', async () => {
+		fx.sandbox.clearJournal();
+		const result = await testCredential('assistantPlatformOutboundApi', fx.outbound);
+		expect(result).toEqual({ status: 'OK', message: 'Connection successful!' });
+		expect(fx.sandbox.journal[0]).toMatchObject({
+			method: 'GET',
+			path: '/getDialstatus/n8n-credential-test',
+			auth: 'ok',
+			status: 404,
+		});
+	});
+
+	test('its test request fails with a wrong key, naming the header field to fix', async () => {
+		const result = await testCredential('assistantPlatformOutboundApi', {
+			...fx.outbound,
+			outboundApiKey: 'wrong',
+		});
+		expect(result.status).toBe('Error');
+		expect(result.message).toContain('Outbound API Key');
+	});
+});

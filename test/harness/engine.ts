@@ -1,0 +1,296 @@
+/**
+ * Engine-level test harness: runs workflows through n8n-core's real WorkflowExecute, with our node
+ * and credential types loaded from source, credentials applied through their own `authenticate`
+ * definitions (as n8n does), and real HTTP to the platform sandbox. No request mocking.
+ */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+process.env.N8N_USER_FOLDER ??= mkdtempSync(join(tmpdir(), 'n8n-ap-test-'));
+
+import { ExecutionLifecycleHooks, WorkflowExecute } from 'n8n-core';
+import type {
+	ICredentialDataDecryptedObject,
+	ICredentials,
+	ICredentialsHelper,
+	ICredentialType,
+	IDataObject,
+	IExecuteFunctions,
+	IHttpRequestHelper,
+	IHttpRequestOptions,
+	INode,
+	INodeCredentialsDetails,
+	INodeExecutionData,
+	INodeProperties,
+	INodeType,
+	INodeTypes,
+	IRun,
+	IVersionedNodeType,
+	IWorkflowExecuteAdditionalData,
+	WorkflowExecuteMode,
+} from 'n8n-workflow';
+import { NodeHelpers, Workflow } from 'n8n-workflow';
+
+import { AssistantPlatformOutboundApi } from '../../credentials/AssistantPlatformOutboundApi.credentials';
+import { AssistantPlatformPortalApi } from '../../credentials/AssistantPlatformPortalApi.credentials';
+import { AssistantPlatform } from '../../nodes/AssistantPlatform/AssistantPlatform.node';
+
+export const NODE_TYPE = 'n8n-nodes-assistant-platform.assistantPlatform';
+export const INPUT_TYPE = 'test.input';
+
+/** A start node that emits the items given in its `items` parameter (JSON), with optional binary data. */
+class InputNode implements INodeType {
+	description = {
+		displayName: 'Test Input',
+		name: INPUT_TYPE,
+		group: ['input'],
+		version: 1,
+		description: 'Emits test items',
+		defaults: { name: 'Input' },
+		inputs: [],
+		outputs: ['main'],
+		properties: [{ displayName: 'Items', name: 'items', type: 'json', default: '[]' } as INodeProperties],
+	} as unknown as INodeType['description'];
+
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		const raw = this.getNodeParameter('items', 0) as string;
+		const items = JSON.parse(raw) as INodeExecutionData[];
+		return [items];
+	}
+}
+
+export const credentialTypes: Record<string, ICredentialType> = {
+	assistantPlatformPortalApi: new AssistantPlatformPortalApi(),
+	assistantPlatformOutboundApi: new AssistantPlatformOutboundApi(),
+};
+
+const nodeTypesByName: Record<string, INodeType> = {
+	[NODE_TYPE]: new AssistantPlatform(),
+	[INPUT_TYPE]: new InputNode(),
+};
+
+export function registerNodeType(name: string, type: INodeType): void {
+	nodeTypesByName[name] = type;
+}
+
+export const nodeTypes: INodeTypes = {
+	getByName(name: string): INodeType | IVersionedNodeType {
+		const type = nodeTypesByName[name];
+		if (!type) throw new Error(`Unknown node type ${name}`);
+		return type;
+	},
+	getByNameAndVersion(name: string): INodeType {
+		const type = nodeTypesByName[name];
+		if (!type) throw new Error(`Unknown node type ${name}`);
+		return type;
+	},
+	getKnownTypes() {
+		return {};
+	},
+} as INodeTypes;
+
+/** Resolves `={{ ... }}` and `{{$credentials.x}}` placeholders the way n8n's generic authenticate does. */
+function resolveCredentialValue(template: string, credentials: ICredentialDataDecryptedObject): string {
+	const text = template.startsWith('=') ? template.slice(1) : template;
+	return text.replace(/\{\{\s*\$credentials\.(\w+)\s*\}\}/g, (_m, key: string) =>
+		String(credentials[key] ?? ''),
+	);
+}
+
+/**
+ * Implements ICredentialsHelper for the engine: credentials live in memory, and `authenticate`
+ * applies each credential type's own generic `authenticate` block (n8n-core does not).
+ */
+export class TestCredentialsHelper implements ICredentialsHelper {
+	constructor(private readonly store: Record<string, ICredentialDataDecryptedObject>) {}
+
+	getParentTypes(): string[] {
+		return [];
+	}
+
+	isCredentialUsableByNode(): boolean {
+		return true;
+	}
+
+	async authenticate(
+		credentials: ICredentialDataDecryptedObject,
+		typeName: string,
+		requestOptions: IHttpRequestOptions,
+	): Promise<IHttpRequestOptions> {
+		const type = credentialTypes[typeName];
+		const auth = type?.authenticate;
+		if (!auth) return requestOptions;
+		if (typeof auth === 'function') return await auth(credentials, requestOptions);
+		const result: IHttpRequestOptions = { ...requestOptions };
+		const props = auth.properties as Record<string, Record<string, string>>;
+		for (const part of ['headers', 'qs', 'body'] as const) {
+			const values = props[part];
+			if (!values) continue;
+			const target = { ...((result[part] as IDataObject) ?? {}) };
+			for (const [key, value] of Object.entries(values)) {
+				target[key] = resolveCredentialValue(value, credentials);
+			}
+			(result as unknown as Record<string, unknown>)[part] = target;
+		}
+		return result;
+	}
+
+	async preAuthentication(): Promise<ICredentialDataDecryptedObject | undefined> {
+		return undefined;
+	}
+
+	async runPreAuthentication(
+		_helpers: IHttpRequestHelper,
+		_credentials: ICredentialDataDecryptedObject,
+	): Promise<ICredentialDataDecryptedObject | undefined> {
+		return undefined;
+	}
+
+	async getCredentials(_details: INodeCredentialsDetails, _type: string): Promise<ICredentials> {
+		throw new Error('getCredentials is not used by the harness');
+	}
+
+	async getDecrypted(
+		_additionalData: IWorkflowExecuteAdditionalData,
+		_nodeCredentials: INodeCredentialsDetails,
+		type: string,
+	): Promise<ICredentialDataDecryptedObject> {
+		const data = this.store[type];
+		if (!data) throw new Error(`No credentials of type ${type} configured for this test`);
+		return { ...data };
+	}
+
+	async updateCredentials(): Promise<void> {}
+
+	async updateCredentialsOauthTokenData(): Promise<void> {}
+
+	getCredentialsProperties(type: string): INodeProperties[] {
+		return credentialTypes[type]?.properties ?? [];
+	}
+}
+
+export interface RunOptions {
+	/** Parameters of the Assistant Platform node. */
+	parameters: IDataObject;
+	/** Input items (json, optionally binary). Default: one empty item. */
+	items?: INodeExecutionData[];
+	credentials: Record<string, ICredentialDataDecryptedObject>;
+	continueOnFail?: boolean;
+	mode?: WorkflowExecuteMode;
+	nodeType?: string;
+	/** Extra node settings (e.g. retryOnFail). */
+	nodeSettings?: Partial<INode>;
+	executionId?: string;
+	/** Base of webhook/resume URLs handed to nodes. */
+	webhookBaseUrl?: string;
+}
+
+export interface RunResult {
+	items: INodeExecutionData[];
+	/** Error thrown by the node (when not continuing on fail). */
+	error?: Error & { description?: string; context?: IDataObject; httpCode?: string | null };
+	run: IRun;
+	waitTill?: Date;
+}
+
+export function makeAdditionalData(
+	credentials: Record<string, ICredentialDataDecryptedObject>,
+	options: { executionId?: string; webhookBaseUrl?: string } = {},
+): IWorkflowExecuteAdditionalData {
+	const base = options.webhookBaseUrl ?? 'http://127.0.0.1:5678';
+	return {
+		credentialsHelper: new TestCredentialsHelper(credentials),
+		executeWorkflow: async () => {
+			throw new Error('executeWorkflow is not available in tests');
+		},
+		getRunExecutionData: async () => undefined,
+		executionId: options.executionId ?? 'test-execution',
+		restApiUrl: `${base}/rest`,
+		instanceBaseUrl: base,
+		formBaseUrl: `${base}/form`,
+		formWaitingBaseUrl: `${base}/form-waiting`,
+		formTestBaseUrl: `${base}/form-test`,
+		webhookBaseUrl: `${base}/webhook`,
+		webhookWaitingBaseUrl: `${base}/webhook-waiting`,
+		webhookTestBaseUrl: `${base}/webhook-test`,
+		mcpBaseUrl: `${base}/mcp`,
+		mcpTestBaseUrl: `${base}/mcp-test`,
+		variables: {},
+		currentNodeExecutionIndex: 0,
+		logAiEvent: () => {},
+		getRuntimeCredential: async () => undefined,
+	} as unknown as IWorkflowExecuteAdditionalData;
+}
+
+/** Runs Input -> Assistant Platform through WorkflowExecute and returns the node's output and error. */
+export async function runNode(options: RunOptions): Promise<RunResult> {
+	const nodeType = options.nodeType ?? NODE_TYPE;
+	const items = options.items ?? [{ json: {} }];
+	const credentialsOfNode: INode['credentials'] = {};
+	for (const type of Object.keys(options.credentials)) {
+		credentialsOfNode[type] = { id: `${type}-id`, name: `${type} (test)` };
+	}
+	const inputNode: INode = {
+		id: 'input',
+		name: 'Input',
+		type: INPUT_TYPE,
+		typeVersion: 1,
+		position: [0, 0],
+		parameters: { items: JSON.stringify(items) },
+	};
+	const node: INode = {
+		id: 'under-test',
+		name: 'Assistant Platform',
+		type: nodeType,
+		typeVersion: 1,
+		position: [200, 0],
+		parameters: options.parameters as INode['parameters'],
+		credentials: credentialsOfNode,
+		continueOnFail: options.continueOnFail,
+		...(options.nodeSettings ?? {}),
+	};
+	const workflow = new Workflow({
+		id: 'test-workflow',
+		name: 'Test',
+		nodes: [inputNode, node],
+		connections: {
+			Input: { main: [[{ node: node.name, type: 'main', index: 0 }]] },
+		},
+		active: false,
+		nodeTypes,
+		settings: { executionOrder: 'v1' },
+	});
+	const mode = options.mode ?? 'manual';
+	const additionalData = makeAdditionalData(options.credentials, options);
+	additionalData.hooks = new ExecutionLifecycleHooks(mode, additionalData.executionId!, {
+		id: 'test-workflow',
+		name: 'Test',
+		nodes: workflow.nodes ? Object.values(workflow.nodes) : [],
+		connections: {},
+		active: false,
+		isArchived: false,
+		createdAt: new Date(),
+		updatedAt: new Date(),
+		activeVersionId: null,
+	} as never);
+	const execute = new WorkflowExecute(additionalData, mode);
+	const run = await execute.run({ workflow, startNode: inputNode });
+	const taskData = run.data.resultData.runData[node.name]?.[0];
+	const output = (taskData?.data?.main?.[0] ?? []) as INodeExecutionData[];
+	const error = (taskData?.error ?? run.data.resultData.error) as RunResult['error'];
+	return { items: output, error, run, waitTill: run.waitTill ?? undefined };
+}
+
+/** The parameters n8n would store for a node: the given ones plus every displayed default. */
+export function resolvedParameters(parameters: IDataObject): IDataObject {
+	const type = nodeTypesByName[NODE_TYPE];
+	return NodeHelpers.getNodeParameters(
+		type.description.properties,
+		parameters as INode['parameters'],
+		true,
+		false,
+		null,
+		type.description,
+	) as IDataObject;
+}

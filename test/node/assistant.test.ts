@@ -1,0 +1,274 @@
+import { runNode } from '../harness/engine';
+import type { SandboxFixture } from '../harness/sandbox';
+import { startSandbox } from '../harness/sandbox';
+
+let fx: SandboxFixture;
+
+beforeAll(async () => {
+	fx = await startSandbox();
+});
+
+afterAll(async () => {
+	await fx.sandbox.stop();
+});
+
+beforeEach(() => {
+	fx.sandbox.reset();
+});
+
+const byId = (value: string) => ({ __rl: true, mode: 'id', value });
+
+function secretsOf(): string[] {
+	const keys = [fx.sandbox.portalKey, fx.sandbox.outboundKey];
+	for (const a of Object.values(fx.sandbox.state.assistants as unknown as Record<string, { assistantApiKey: string }>)) {
+		keys.push(a.assistantApiKey);
+	}
+	return keys;
+}
+
+function expectNoSecrets(value: unknown): void {
+	const text = JSON.stringify(value);
+	for (const key of secretsOf()) expect(text).not.toContain(key);
+}
+
+describe('Assistant → Create', () => {
+	test('POSTs name, description and mode and returns the id and key', async () => {
+		fx.sandbox.clearJournal();
+		const { items, error } = await runNode({
+			parameters: {
+				resource: 'assistant',
+				operation: 'create',
+				name: 'Front desk',
+				description: 'Answers the main line',
+				mode: 'text',
+			},
+			credentials: fx.credentials,
+		});
+		expect(error).toBeUndefined();
+		expect(fx.sandbox.journal).toHaveLength(1);
+		const [entry] = fx.sandbox.journal;
+		expect(entry.method).toBe('POST');
+		expect(entry.path).toBe('/api/v1/assistants');
+		expect(entry.auth).toBe('ok');
+		expect(entry.headers['content-type']).toContain('application/json');
+		expect(entry.body).toEqual({ name: 'Front desk', description: 'Answers the main line', mode: 'text' });
+		expect(entry.status).toBe(201);
+		expect(items).toHaveLength(1);
+		expect(items[0].json.assistantId).toMatch(/^asst_/);
+		expect(typeof items[0].json.assistantApiKey).toBe('string');
+		expect(items[0].json.name).toBe('Front desk');
+		expect(items[0].pairedItem).toEqual({ item: 0 });
+	});
+
+	test('merges Additional Fields (JSON) into the body, its keys winning', async () => {
+		fx.sandbox.clearJournal();
+		const { error } = await runNode({
+			parameters: {
+				resource: 'assistant',
+				operation: 'create',
+				name: 'Sales',
+				mode: 'text',
+				additionalFieldsJson: '{"mode":"voice","language":"it"}',
+			},
+			credentials: fx.credentials,
+		});
+		expect(error).toBeUndefined();
+		expect(fx.sandbox.journal[0].body).toEqual({ name: 'Sales', description: '', mode: 'voice', language: 'it' });
+	});
+
+	test.each([
+		['empty name', { name: '   ' }, 'Invalid "Name": must not be empty'],
+		['malformed extra JSON', { name: 'A', additionalFieldsJson: '{"mode":' }, 'Invalid "Additional Fields (JSON)": must be valid JSON'],
+		['extra JSON not an object', { name: 'A', additionalFieldsJson: '[1,2]' }, 'Invalid "Additional Fields (JSON)": must be a JSON object'],
+	])('rejects %s before sending', async (_label, fields, message) => {
+		fx.sandbox.clearJournal();
+		const { error } = await runNode({
+			parameters: { resource: 'assistant', operation: 'create', mode: 'text', ...fields },
+			credentials: fx.credentials,
+		});
+		expect(error?.message).toContain(message);
+		expect(fx.sandbox.journal).toHaveLength(0);
+	});
+
+	test('a wrong portal key gives a 401 pointing at the credential, never echoing the key', async () => {
+		fx.sandbox.clearJournal();
+		const wrongKey = 'pk_wrong_0123456789abcdef';
+		const { error } = await runNode({
+			parameters: { resource: 'assistant', operation: 'create', name: 'A', mode: 'text' },
+			credentials: {
+				...fx.credentials,
+				assistantPlatformPortalApi: { ...fx.portal, portalApiKey: wrongKey },
+			},
+		});
+		expect(error?.message).toContain('401');
+		expect(error?.description).toContain('Assistant Platform Portal API');
+		expect(JSON.stringify({ m: error?.message, d: error?.description })).not.toContain(wrongKey);
+		expect(fx.sandbox.journal).toHaveLength(1);
+		expect(fx.sandbox.journal[0].auth).toBe('invalid');
+	});
+
+	test('Continue On Fail reports bad items per item and keeps pairing', async () => {
+		fx.sandbox.clearJournal();
+		const { items, error } = await runNode({
+			parameters: { resource: 'assistant', operation: 'create', name: '={{ $json.name }}', mode: 'text' },
+			items: [{ json: { name: 'One' } }, { json: { name: '' } }, { json: { name: 'Three' } }],
+			credentials: fx.credentials,
+			continueOnFail: true,
+		});
+		expect(error).toBeUndefined();
+		expect(items).toHaveLength(3);
+		expect(items[0].json.name).toBe('One');
+		expect(String(items[1].json.error ?? '')).toContain('Name');
+		expect(items[2].json.name).toBe('Three');
+		expect(items.map((i) => i.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
+		expect(fx.sandbox.journal.map((e) => e.body)).toEqual([
+			{ name: 'One', description: '', mode: 'text' },
+			{ name: 'Three', description: '', mode: 'text' },
+		]);
+		expectNoSecrets(items.map((i) => i.json.error));
+	});
+});
+
+describe('Assistant → Get Many', () => {
+	test('Return All walks every page with the same limit and the cursor as received', async () => {
+		fx.sandbox.seed({ assistants: 10_000 });
+		const total = fx.sandbox.state.assistants.size ?? Object.keys(fx.sandbox.state.assistants).length;
+		fx.sandbox.clearJournal();
+		const { items, error } = await runNode({
+			parameters: { resource: 'assistant', operation: 'getAll', returnAll: true },
+			credentials: fx.credentials,
+		});
+		expect(error).toBeUndefined();
+		expect(items).toHaveLength(total);
+		const journal = fx.sandbox.journal;
+		expect(journal).toHaveLength(Math.ceil(total / 500));
+		for (const entry of journal) {
+			expect(entry.method).toBe('GET');
+			expect(entry.path).toBe('/api/v1/assistants');
+			expect(entry.query.limit).toBe('500');
+		}
+		expect(journal[0].query.cursor).toBeUndefined();
+		for (let i = 1; i < journal.length; i++) expect(typeof journal[i].query.cursor).toBe('string');
+		const ids = new Set(items.map((i) => i.json.assistantId));
+		expect(ids.size).toBe(total);
+		expectNoSecrets(items);
+	});
+
+	test('Limit stops requesting pages once it has enough, with limit on every page', async () => {
+		fx.sandbox.seed({ assistants: 1_000 });
+		fx.sandbox.clearJournal();
+		const { items } = await runNode({
+			parameters: { resource: 'assistant', operation: 'getAll', returnAll: false, limit: 120, options: { pageSize: 50 } },
+			credentials: fx.credentials,
+		});
+		expect(items).toHaveLength(120);
+		expect(fx.sandbox.journal).toHaveLength(3);
+		expect(fx.sandbox.journal.map((e) => e.query.limit)).toEqual(['50', '50', '50']);
+	});
+
+	test('a small Limit asks for just that many in one request', async () => {
+		fx.sandbox.clearJournal();
+		const { items } = await runNode({
+			parameters: { resource: 'assistant', operation: 'getAll', returnAll: false, limit: 2 },
+			credentials: fx.credentials,
+		});
+		expect(items).toHaveLength(2);
+		expect(fx.sandbox.journal).toHaveLength(1);
+		expect(fx.sandbox.journal[0].query.limit).toBe('2');
+	});
+
+	test('the name filter rides on every page', async () => {
+		fx.sandbox.seed({ assistants: 1_000 });
+		fx.sandbox.clearJournal();
+		const { items } = await runNode({
+			parameters: {
+				resource: 'assistant',
+				operation: 'getAll',
+				returnAll: true,
+				filters: { name: 'seed' },
+				options: { pageSize: 100 },
+			},
+			credentials: fx.credentials,
+		});
+		expect(items.length).toBeGreaterThan(100);
+		for (const item of items) expect(String(item.json.name).toLowerCase()).toContain('seed');
+		expect(fx.sandbox.journal.length).toBe(Math.ceil(items.length / 100));
+		for (const entry of fx.sandbox.journal) {
+			expect(entry.query).toMatchObject({ limit: '100', name: 'seed' });
+		}
+	});
+
+	test('Page Size outside 1..500 is rejected before sending', async () => {
+		fx.sandbox.clearJournal();
+		const { error } = await runNode({
+			parameters: { resource: 'assistant', operation: 'getAll', returnAll: true, options: { pageSize: 501 } },
+			credentials: fx.credentials,
+		});
+		expect(error?.message).toContain('Invalid "Page Size": must be a whole number from 1 to 500');
+		expect(fx.sandbox.journal).toHaveLength(0);
+	});
+});
+
+describe('Assistant → Update Prompt and Delete', () => {
+	test('PATCHes the prompt of the chosen assistant', async () => {
+		const assistant = fx.sandbox.createAssistant({ name: 'Prompted' });
+		fx.sandbox.clearJournal();
+		const { items, error } = await runNode({
+			parameters: {
+				resource: 'assistant',
+				operation: 'updatePrompt',
+				assistantId: byId(assistant.assistantId),
+				prompt: 'You are a helpful receptionist.',
+			},
+			credentials: fx.credentials,
+		});
+		expect(error).toBeUndefined();
+		expect(fx.sandbox.journal).toHaveLength(1);
+		expect(fx.sandbox.journal[0]).toMatchObject({
+			method: 'PATCH',
+			path: `/api/v1/assistants/${assistant.assistantId}/prompt`,
+			body: { prompt: 'You are a helpful receptionist.' },
+			auth: 'ok',
+		});
+		expect(items[0].json.prompt).toBe('You are a helpful receptionist.');
+	});
+
+	test.each([
+		['empty prompt', { assistantId: byId('asst_x'), prompt: '' }, 'Invalid "Prompt": must not be empty'],
+		['empty assistant', { assistantId: byId(''), prompt: 'Hi' }, 'Invalid "Assistant": must not be empty'],
+	])('rejects %s before sending', async (_label, fields, message) => {
+		fx.sandbox.clearJournal();
+		const { error } = await runNode({
+			parameters: { resource: 'assistant', operation: 'updatePrompt', ...fields },
+			credentials: fx.credentials,
+		});
+		expect(error?.message).toContain(message);
+		expect(fx.sandbox.journal).toHaveLength(0);
+	});
+
+	test('deletes an assistant, releasing its numbers', async () => {
+		const assistant = fx.sandbox.createAssistant({ name: 'Doomed' });
+		fx.sandbox.assignNumber('+390200000999', assistant.assistantId);
+		fx.sandbox.clearJournal();
+		const { items, error } = await runNode({
+			parameters: { resource: 'assistant', operation: 'delete', assistantId: byId(assistant.assistantId) },
+			credentials: fx.credentials,
+		});
+		expect(error).toBeUndefined();
+		expect(fx.sandbox.journal[0]).toMatchObject({
+			method: 'DELETE',
+			path: `/api/v1/assistants/${assistant.assistantId}`,
+		});
+		expect(items[0].json).toMatchObject({ assistantId: assistant.assistantId, deleted: true });
+		expect(items[0].json.releasedNumbers).toContain('+390200000999');
+	});
+
+	test('an unknown assistant gives a clear 404 error', async () => {
+		const { error } = await runNode({
+			parameters: { resource: 'assistant', operation: 'delete', assistantId: byId('asst_doesNotExist00') },
+			credentials: fx.credentials,
+		});
+		expect(error?.message).toContain('404');
+		expect(error?.message).toContain('NOT_FOUND');
+	});
+});
