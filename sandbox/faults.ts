@@ -1,0 +1,69 @@
+import { invalid } from './errors';
+import type { FaultKind, FaultSpec } from './types';
+
+export const FAULT_KINDS: readonly FaultKind[] = ['latency', 'status', 'reset', 'malformed', 'slow'];
+
+/** Default waits: `latency` a noticeable delay, `slow` longer than a typical 30 s client timeout. */
+export const DEFAULT_LATENCY_MS = 200;
+export const DEFAULT_SLOW_MS = 35_000;
+
+export interface ActiveFault extends FaultSpec {
+	id: number;
+	/** How often it was applied. */
+	applied: number;
+}
+
+/** Injected faults on the platform surfaces (never on /__sandbox). First match in insertion order wins. */
+export class FaultRegistry {
+	private faults: ActiveFault[] = [];
+	private nextId = 1;
+
+	add(spec: FaultSpec): ActiveFault {
+		if (!spec || typeof spec !== 'object') throw invalid('fault', 'must be an object');
+		if (typeof spec.path !== 'string' || !spec.path.startsWith('/')) throw invalid('path', "must start with '/' (exact, or a prefix ending in '*')");
+		if (spec.path.startsWith('/__sandbox')) throw invalid('path', 'faults never apply to /__sandbox');
+		if (!FAULT_KINDS.includes(spec.kind)) throw invalid('kind', `must be one of ${FAULT_KINDS.join(', ')}`);
+		if (spec.method !== undefined && (typeof spec.method !== 'string' || spec.method === '')) throw invalid('method', 'must be an HTTP method');
+		if (spec.kind === 'status') {
+			if (typeof spec.status !== 'number' || !Number.isInteger(spec.status) || spec.status < 400 || spec.status > 599) {
+				throw invalid('status', 'must be an integer 400..599 for a status fault');
+			}
+		}
+		for (const key of ['retryAfter', 'delayMs'] as const) {
+			const v = spec[key];
+			if (v !== undefined && (typeof v !== 'number' || !Number.isFinite(v) || v < 0)) throw invalid(key, 'must be a number >= 0');
+		}
+		if (spec.times !== undefined && (typeof spec.times !== 'number' || !Number.isInteger(spec.times) || spec.times < 1)) {
+			throw invalid('times', 'must be an integer >= 1');
+		}
+		if (spec.code !== undefined && (typeof spec.code !== 'string' || spec.code === '')) throw invalid('code', 'must be a non-empty string');
+		const fault: ActiveFault = { ...spec, method: spec.method?.toUpperCase(), id: this.nextId++, applied: 0 };
+		this.faults.push(fault);
+		return fault;
+	}
+
+	/** The fault to apply to this request, if any (counts one application). */
+	take(method: string, path: string): ActiveFault | undefined {
+		for (let i = 0; i < this.faults.length; i++) {
+			const f = this.faults[i];
+			if (f.method && f.method !== method) continue;
+			const hit = f.path.endsWith('*') ? path.startsWith(f.path.slice(0, -1)) : path === f.path;
+			if (!hit) continue;
+			f.applied++;
+			if (f.times !== undefined) {
+				f.times--;
+				if (f.times <= 0) this.faults.splice(i, 1);
+			}
+			return { ...f };
+		}
+		return undefined;
+	}
+
+	list(): ActiveFault[] {
+		return this.faults.map((f) => ({ ...f }));
+	}
+
+	clear(): void {
+		this.faults = [];
+	}
+}

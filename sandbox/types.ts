@@ -1,0 +1,362 @@
+import type { OrderedStore } from './store';
+
+export type ProviderKind = 'tts' | 'asr' | 'llm' | 'audio-to-audio';
+export const PROVIDER_KINDS: readonly ProviderKind[] = ['tts', 'asr', 'llm', 'audio-to-audio'];
+
+export type ToolKind = 'custom_tool' | 'plugin_tool' | 'custom_mcp_tool';
+
+export type DialStatus = 'ANSWER' | 'NOANSWER' | 'BUSY' | 'FAILED' | 'CANCEL' | 'CONGESTION';
+export const DIAL_STATUSES: readonly DialStatus[] = ['ANSWER', 'NOANSWER', 'BUSY', 'FAILED', 'CANCEL', 'CONGESTION'];
+
+export type ClockMode = 'manual' | 'real';
+
+export interface SeedOptions {
+	/** Seeded ids and keys derived from a fixed secret (same on every start). Only read by `start`. */
+	deterministic?: boolean;
+	/** Include the demo data set (assistants, numbers, PBX, catalogs, collections, lists). Default true. Only read by `start`. */
+	demo?: boolean;
+	/** Extra assistants to create (bulk, fast). */
+	assistants?: number;
+	/** Name prefix of the bulk assistants: `${prefix} ${n}` with n zero-padded. Default 'Load Test Assistant'. */
+	assistantNamePrefix?: string;
+	/** Extra RAG collections to create. */
+	collections?: number;
+	/** Extra items for each of the sandbox-only lists (knowledge, provider-wallet keys, plugin instances, filler lists, analytics). */
+	listItems?: number;
+}
+
+export interface SandboxOptions {
+	/** 0 (default) = a free port. */
+	port?: number;
+	/** Default 127.0.0.1. */
+	host?: string;
+	/** Default: random. */
+	portalKey?: string;
+	/** Default: random. */
+	outboundKey?: string;
+	/** Default 500. */
+	maxPageSize?: number;
+	/** Default 'real'. */
+	clock?: ClockMode;
+	/** Applied on start and again on every reset. Default `{ demo: true }`. */
+	seed?: SeedOptions;
+	/** Per-account document storage allowance. Default 209715200 (200 MB). */
+	storageAllowanceBytes?: number;
+	/** Time an upload stays `queued`. Default 200. */
+	uploadQueueMs?: number;
+	/** Base processing time of an upload (plus 1 ms per KB). Default 1000. */
+	uploadProcessingMs?: number;
+	/** Default ring time of a call. Default 300. */
+	ringMs?: number;
+	/** Default talk time of an answered call, in seconds. Default 2. */
+	durationSec?: number;
+	/** Default delay between the terminal outcome and the persisted call record. Default 500. */
+	persistDelayMs?: number;
+	/** Value of the seeded saved authentication `n8n-header-auth`. Default: random (exposed as `savedAuthValue`). */
+	savedAuthValue?: string;
+	/** Timeout of every callback POST. Default 5000. */
+	callbackTimeoutMs?: number;
+	/** Oldest journal entries are dropped beyond this. Default 50000. */
+	journalLimit?: number;
+}
+
+export interface AssistantRecord {
+	seq: number;
+	assistantId: string;
+	assistantApiKey: string;
+	name: string;
+	description: string;
+	mode: string;
+	createdAt: string;
+	updatedAt: string;
+	prompt: string | null;
+	/** Numbers currently assigned to this assistant (kept in sync with `numbers`). */
+	numbers: string[];
+}
+
+export interface CreateAssistantInput {
+	name?: string;
+	description?: string;
+	mode?: string;
+	prompt?: string | null;
+	/** A number to assign to the new assistant (created as a purchased number when unknown). */
+	number?: string;
+}
+
+export type NumberKind = 'demo' | 'purchased';
+
+export interface NumberRecord {
+	seq: number;
+	number: string;
+	kind: NumberKind;
+	assistantId: string | null;
+}
+
+export interface ProviderCatalogEntry {
+	providerId: string;
+	name: string;
+	kind: ProviderKind;
+	models: string[];
+	voices?: string[];
+	languages?: string[];
+}
+
+export interface ToolCatalogEntry {
+	seq: number;
+	toolName: string;
+	kind: ToolKind;
+	instanceName: string | null;
+	description: string;
+}
+
+export interface ToolBinding {
+	seq: number;
+	toolName: string;
+	subscriptionName: string | null;
+	kind: ToolKind;
+}
+
+export interface RuntimeConfig {
+	assistantId: string;
+	kind: ProviderKind;
+	providerId: string;
+	model: string | null;
+	voice: string | null;
+	language: string | null;
+	settings: Record<string, unknown>;
+	updatedAt: string;
+}
+
+export interface RagCollectionRecord {
+	seq: number;
+	ragId: string;
+	name: string;
+	description: string;
+	createdAt: string;
+	/** Documents of the collection, in upload order. */
+	documents: RagDocumentRecord[];
+	sizeBytes: number;
+}
+
+export type ProcessingStatus = 'queued' | 'processing' | 'completed' | 'failed';
+
+export interface RagDocumentRecord {
+	seq: number;
+	documentId: string;
+	ragId: string;
+	uploadId: string;
+	fileName: string;
+	contentType: string;
+	sizeBytes: number;
+	chunkSize: number;
+	status: ProcessingStatus;
+	createdAt: string;
+}
+
+export interface UploadRecord {
+	uploadId: string;
+	ragId: string;
+	chunkSize: number;
+	status: ProcessingStatus;
+	/** Clock time (ms) of the upload, of the start of processing and of the end. */
+	uploadedAt: number;
+	processingAt: number;
+	completesAt: number;
+	documentIds: string[];
+	totalBytes: number;
+	error: string | null;
+}
+
+export interface ConversationWebhookConfig {
+	enabled: boolean;
+	url: string | null;
+	authName: string | null;
+}
+
+export type SchemaPropertyType = 'string' | 'number' | 'boolean' | 'enum' | 'object';
+
+export interface SchemaProperty {
+	name: string;
+	type: SchemaPropertyType;
+	description: string;
+	required: boolean;
+	values?: string[];
+}
+
+export interface ExtractionConfig {
+	hangupUrl: string | null;
+	schema: SchemaProperty[];
+}
+
+export interface PostcallMcpConfig {
+	enabled: boolean;
+	serverUrl: string | null;
+	authName: string | null;
+	tools: string[];
+	settings: Record<string, unknown>;
+}
+
+export interface SavedAuthentication {
+	name: string;
+	header: string;
+	value: string;
+}
+
+export type CallRoute = 'trunk' | 'pbx';
+
+export interface CallRecord {
+	internalId: string;
+	callId: string;
+	route: CallRoute;
+	assistantId: string;
+	dst: string;
+	callerId: string;
+	ipPbx: string | null;
+	sipPort: number | null;
+	addPrompt: string | null;
+	callResultUrl: string | null;
+	/** Clock times in ms. */
+	placedAt: number;
+	terminalAt: number;
+	persistAt: number;
+	/** 'queued' until the terminal outcome, then 'ended'. */
+	status: 'queued' | 'ended';
+	/** The outcome chosen at placement; reported from the terminal time on. */
+	plannedDialstatus: DialStatus;
+	dialstatus: DialStatus | null;
+	durationSec: number;
+	persisted: boolean;
+	billSec: number;
+	trafficCost: string;
+}
+
+export interface DialOutcomeRule {
+	/** Destination number the rule applies to; absent = the default rule. */
+	dst?: string;
+	dialstatus: DialStatus;
+	ringMs?: number;
+	durationSec?: number;
+	persistDelayMs?: number;
+}
+
+export type FaultKind = 'latency' | 'status' | 'reset' | 'malformed' | 'slow';
+
+export interface FaultSpec {
+	method?: string;
+	/** Exact path (no query) or a prefix ending in '*'. */
+	path: string;
+	kind: FaultKind;
+	status?: number;
+	retryAfter?: number;
+	delayMs?: number;
+	/** Applications left; absent = unlimited. */
+	times?: number;
+	code?: string;
+}
+
+export type AuthOutcome = 'ok' | 'missing' | 'invalid';
+
+export interface JournalEntry {
+	seq: number;
+	at: string;
+	method: string;
+	path: string;
+	query: Record<string, string | string[]>;
+	headers: Record<string, string | string[]>;
+	auth: AuthOutcome;
+	body: unknown;
+	/** null when no response was sent (fault `reset`). */
+	status: number | null;
+	fault?: FaultKind;
+}
+
+export type CallbackKind = 'callResult' | 'conversationEnd' | 'extractedData';
+
+export interface DeliveredCallback {
+	seq: number;
+	at: string;
+	kind: CallbackKind;
+	url: string;
+	internal_id: string;
+	assistantId: string;
+	/** Headers sent; a saved-authentication value is shown as '[masked]'. */
+	headers: Record<string, string>;
+	body: Record<string, unknown>;
+	/** HTTP status of the receiver's answer, null when delivery failed. */
+	status: number | null;
+	error: string | null;
+}
+
+export interface KnowledgeItem {
+	seq: number;
+	knowledgeId: string;
+	name: string;
+	type: string;
+	createdAt: string;
+}
+
+export interface ProviderWalletKey {
+	seq: number;
+	keyId: string;
+	provider: string;
+	label: string;
+	last4: string;
+	createdAt: string;
+}
+
+export interface PluginInstance {
+	seq: number;
+	instanceName: string;
+	plugin: string;
+	toolNames: string[];
+	createdAt: string;
+}
+
+export interface FillerList {
+	seq: number;
+	fillerListId: string;
+	name: string;
+	language: string;
+	phrases: string[];
+}
+
+export interface AnalyticsCall {
+	seq: number;
+	callId: string;
+	internal_id: string | null;
+	assistantId: string;
+	direction: 'inbound' | 'outbound';
+	dialStatus: DialStatus;
+	billSec: number;
+	startedAt: string;
+}
+
+export interface SandboxState {
+	assistants: OrderedStore<AssistantRecord>;
+	/** Assistant key → assistantId. */
+	assistantKeys: Map<string, string>;
+	numbers: OrderedStore<NumberRecord>;
+	/** Lower-cased addresses or host names. */
+	authorizedPbx: Set<string>;
+	providerCatalog: Record<ProviderKind, ProviderCatalogEntry[]>;
+	toolCatalog: OrderedStore<ToolCatalogEntry>;
+	collections: OrderedStore<RagCollectionRecord>;
+	documents: Map<string, RagDocumentRecord>;
+	uploads: Map<string, UploadRecord>;
+	/** Bytes of all non-failed documents of all collections (the allowance is per account). */
+	usedStorageBytes: number;
+	calls: Map<string, CallRecord>;
+	runtimeConfigs: Map<string, Partial<Record<ProviderKind, RuntimeConfig>>>;
+	toolBindings: Map<string, ToolBinding[]>;
+	/** assistantId → attached ragId. */
+	ragAttachments: Map<string, string>;
+	conversationWebhooks: Map<string, ConversationWebhookConfig>;
+	extractionConfigs: Map<string, ExtractionConfig>;
+	postcallMcpConfigs: Map<string, PostcallMcpConfig>;
+	savedAuthentications: Map<string, SavedAuthentication>;
+	knowledge: OrderedStore<KnowledgeItem>;
+	providerWalletKeys: OrderedStore<ProviderWalletKey>;
+	pluginInstances: OrderedStore<PluginInstance>;
+	fillerLists: OrderedStore<FillerList>;
+	analyticsCalls: OrderedStore<AnalyticsCall>;
+}

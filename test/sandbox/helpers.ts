@@ -1,0 +1,162 @@
+import { createServer } from 'node:http';
+import type { IncomingHttpHeaders, Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+import { request } from 'undici';
+
+import { PlatformSandbox } from '../../sandbox';
+import type { SandboxOptions } from '../../sandbox';
+
+export const PORTAL_KEY = 'pk_test_portal_key_0123456789abcdef';
+export const OUTBOUND_KEY = 'ok_test_outbound_key_0123456789abcdef';
+export const SAVED_AUTH_VALUE = 'saved-auth-secret-value-0123456789';
+
+export function startSandbox(opts: SandboxOptions = {}): Promise<PlatformSandbox> {
+	return PlatformSandbox.start({
+		port: 0,
+		clock: 'manual',
+		portalKey: PORTAL_KEY,
+		outboundKey: OUTBOUND_KEY,
+		savedAuthValue: SAVED_AUTH_VALUE,
+		...opts,
+	});
+}
+
+export interface HttpResult {
+	status: number;
+	headers: Record<string, string | string[] | undefined>;
+	text: string;
+	body: any;
+}
+
+export interface CallOptions {
+	body?: unknown;
+	rawBody?: string | Buffer;
+	headers?: Record<string, string>;
+	/** 'portal' (default for /api/v1), 'outbound' (default otherwise), or none. */
+	auth?: 'portal' | 'outbound' | 'none';
+}
+
+export async function call(sb: PlatformSandbox, method: string, path: string, opts: CallOptions = {}): Promise<HttpResult> {
+	const headers: Record<string, string> = {};
+	const auth = opts.auth ?? (path.startsWith('/api/v1') ? 'portal' : path.startsWith('/__sandbox') ? 'none' : 'outbound');
+	if (auth === 'portal') headers.authorization = `Bearer ${sb.portalKey}`;
+	if (auth === 'outbound') headers['x-apikey-secret-service'] = sb.outboundKey;
+	let body: string | Buffer | undefined;
+	if (opts.rawBody !== undefined) body = opts.rawBody;
+	else if (opts.body !== undefined) {
+		body = JSON.stringify(opts.body);
+		headers['content-type'] = 'application/json';
+	}
+	Object.assign(headers, opts.headers ?? {});
+	const res = await request(sb.url + path, { method: method as 'GET', headers, body });
+	const text = await res.body.text();
+	let parsed: unknown = undefined;
+	try {
+		parsed = text === '' ? undefined : JSON.parse(text);
+	} catch {
+		parsed = undefined;
+	}
+	return { status: res.statusCode, headers: res.headers, text, body: parsed };
+}
+
+export function api(sb: PlatformSandbox, method: string, path: string, opts: CallOptions = {}): Promise<HttpResult> {
+	return call(sb, method, '/api/v1' + path, opts);
+}
+
+/** Asserts the error body shape of docs/assumptions.md. */
+export function expectError(res: HttpResult, status: number, code: string, field?: string): void {
+	expect({ status: res.status, code: res.body?.error?.code, errStatus: res.body?.error?.status }).toEqual({ status, code, errStatus: status });
+	expect(typeof res.body.error.message).toBe('string');
+	if (field !== undefined) expect(res.body.error.details?.field).toBe(field);
+}
+
+export interface MultipartPart {
+	name: string;
+	value?: string;
+	fileName?: string;
+	contentType?: string;
+	data?: Buffer;
+}
+
+export function multipart(parts: MultipartPart[]): { body: Buffer; contentType: string } {
+	const boundary = '----sandboxtestboundary7MA4YWxkTrZu0gW';
+	const chunks: Buffer[] = [];
+	for (const p of parts) {
+		let head = `--${boundary}\r\nContent-Disposition: form-data; name="${p.name}"`;
+		if (p.fileName !== undefined) head += `; filename="${p.fileName}"\r\nContent-Type: ${p.contentType ?? 'application/octet-stream'}`;
+		head += '\r\n\r\n';
+		chunks.push(Buffer.from(head, 'utf8'), p.data ?? Buffer.from(p.value ?? '', 'utf8'), Buffer.from('\r\n'));
+	}
+	chunks.push(Buffer.from(`--${boundary}--\r\n`));
+	return { body: Buffer.concat(chunks), contentType: `multipart/form-data; boundary=${boundary}` };
+}
+
+export function upload(sb: PlatformSandbox, ragId: string, parts: MultipartPart[]): Promise<HttpResult> {
+	const m = multipart(parts);
+	return api(sb, 'POST', `/rag/collections/${ragId}/documents`, { rawBody: m.body, headers: { 'content-type': m.contentType } });
+}
+
+export function file(fileName: string, size: number, contentType = 'application/octet-stream'): MultipartPart {
+	return { name: 'files', fileName, contentType, data: Buffer.alloc(size, 0x61) };
+}
+
+export interface Received {
+	method: string;
+	path: string;
+	headers: IncomingHttpHeaders;
+	body: any;
+}
+
+/** A tiny local HTTP receiver for callbacks. */
+export class Receiver {
+	readonly received: Received[] = [];
+	status = 200;
+	private constructor(private readonly server: Server, readonly url: string) {}
+
+	static async start(): Promise<Receiver> {
+		const ref: { receiver?: Receiver } = {};
+		const server = createServer((req, res) => {
+			const chunks: Buffer[] = [];
+			req.on('data', (c: Buffer) => chunks.push(c));
+			req.on('end', () => {
+				const text = Buffer.concat(chunks).toString('utf8');
+				let body: unknown = text;
+				try {
+					body = JSON.parse(text);
+				} catch {
+					body = text;
+				}
+				ref.receiver?.received.push({ method: req.method ?? '', path: req.url ?? '', headers: req.headers, body });
+				res.writeHead(ref.receiver?.status ?? 200, { 'content-type': 'application/json' });
+				res.end('{"ok":true}');
+			});
+		});
+		await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+		const port = (server.address() as AddressInfo).port;
+		ref.receiver = new Receiver(server, `http://127.0.0.1:${port}`);
+		return ref.receiver;
+	}
+
+	at(path: string): Received[] {
+		return this.received.filter((r) => r.path === path);
+	}
+
+	clear(): void {
+		this.received.length = 0;
+	}
+
+	async stop(): Promise<void> {
+		const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
+		this.server.closeAllConnections();
+		await closed;
+	}
+}
+
+export async function waitFor(check: () => boolean, timeoutMs = 5000): Promise<void> {
+	const start = Date.now();
+	while (!check()) {
+		if (Date.now() - start > timeoutMs) throw new Error('waitFor timed out');
+		await new Promise((r) => setTimeout(r, 10));
+	}
+}
