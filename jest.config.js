@@ -7,6 +7,7 @@ module.exports = {
 	transform: {
 		'^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.dev.json' }],
 	},
+	setupFilesAfterEnv: ['<rootDir>/test/setup.ts'],
 	testTimeout: 60000,
 	maxWorkers: 2,
 };

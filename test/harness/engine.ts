@@ -32,6 +32,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeHelpers, Workflow } from 'n8n-workflow';
 
+import { recordProduced } from './secretsGuard';
 import { AssistantPlatformOutboundApi } from '../../credentials/AssistantPlatformOutboundApi.credentials';
 import { AssistantPlatformPortalApi } from '../../credentials/AssistantPlatformPortalApi.credentials';
 import { AssistantPlatform } from '../../nodes/AssistantPlatform/AssistantPlatform.node';
@@ -275,10 +276,20 @@ export async function runNode(options: RunOptions): Promise<RunResult> {
 		activeVersionId: null,
 	} as never);
 	const execute = new WorkflowExecute(additionalData, mode);
-	const run = await execute.run({ workflow, startNode: inputNode });
+	let run: IRun;
+	try {
+		run = await execute.run({ workflow, startNode: inputNode });
+	} catch (thrown) {
+		// n8n's own pre-flight checks (e.g. a required parameter left empty) throw before any node runs.
+		const error = thrown as RunResult['error'];
+		recordProduced({ message: error?.message, description: error?.description });
+		return { items: [], error, run: { data: { resultData: { runData: {} } } } as unknown as IRun };
+	}
 	const taskData = run.data.resultData.runData[node.name]?.[0];
 	const output = (taskData?.data?.main?.[0] ?? []) as INodeExecutionData[];
 	const error = (taskData?.error ?? run.data.resultData.error) as RunResult['error'];
+	recordProduced(output);
+	if (error) recordProduced({ message: error.message, description: error.description, context: error.context });
 	return { items: output, error, run, waitTill: run.waitTill ?? undefined };
 }
 

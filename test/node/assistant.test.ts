@@ -1,4 +1,6 @@
 import { runNode } from '../harness/engine';
+import { assistantKeysOf } from '../harness/sandbox';
+import { allowSecretInOutput } from '../harness/secretsGuard';
 import type { SandboxFixture } from '../harness/sandbox';
 import { startSandbox } from '../harness/sandbox';
 
@@ -19,11 +21,7 @@ beforeEach(() => {
 const byId = (value: string) => ({ __rl: true, mode: 'id', value });
 
 function secretsOf(): string[] {
-	const keys = [fx.sandbox.portalKey, fx.sandbox.outboundKey];
-	for (const a of Object.values(fx.sandbox.state.assistants as unknown as Record<string, { assistantApiKey: string }>)) {
-		keys.push(a.assistantApiKey);
-	}
-	return keys;
+	return [fx.sandbox.portalKey, fx.sandbox.outboundKey, ...assistantKeysOf(fx.sandbox)];
 }
 
 function expectNoSecrets(value: unknown): void {
@@ -55,9 +53,30 @@ describe('Assistant → Create', () => {
 		expect(entry.status).toBe(201);
 		expect(items).toHaveLength(1);
 		expect(items[0].json.assistantId).toMatch(/^asst_/);
-		expect(typeof items[0].json.assistantApiKey).toBe('string');
 		expect(items[0].json.name).toBe('Front desk');
 		expect(items[0].pairedItem).toEqual({ item: 0 });
+		// The confidential key stays out of the output unless asked for: only a hint of it.
+		const created = fx.sandbox.state.assistants.get(String(items[0].json.assistantId))!;
+		expect(items[0].json.assistantApiKey).toBeUndefined();
+		expect(items[0].json.assistantApiKeyHint).toBe(`…${created.assistantApiKey.slice(-4)}`);
+		expectNoSecrets(items);
+	});
+
+	test('outputs the API key when Include API Key in Output is on', async () => {
+		const { items, error } = await runNode({
+			parameters: {
+				resource: 'assistant',
+				operation: 'create',
+				name: 'Revealed',
+				mode: 'text',
+				options: { includeApiKey: true },
+			},
+			credentials: fx.credentials,
+		});
+		expect(error).toBeUndefined();
+		const created = fx.sandbox.state.assistants.get(String(items[0].json.assistantId))!;
+		allowSecretInOutput(created.assistantApiKey);
+		expect(items[0].json.assistantApiKey).toBe(created.assistantApiKey);
 	});
 
 	test('merges Additional Fields (JSON) into the body, its keys winning', async () => {
@@ -132,7 +151,7 @@ describe('Assistant → Create', () => {
 describe('Assistant → Get Many', () => {
 	test('Return All walks every page with the same limit and the cursor as received', async () => {
 		fx.sandbox.seed({ assistants: 10_000 });
-		const total = fx.sandbox.state.assistants.size ?? Object.keys(fx.sandbox.state.assistants).length;
+		const total = fx.sandbox.state.assistants.size;
 		fx.sandbox.clearJournal();
 		const { items, error } = await runNode({
 			parameters: { resource: 'assistant', operation: 'getAll', returnAll: true },
@@ -185,16 +204,16 @@ describe('Assistant → Get Many', () => {
 				resource: 'assistant',
 				operation: 'getAll',
 				returnAll: true,
-				filters: { name: 'seed' },
+				filters: { name: 'LOAD test' },
 				options: { pageSize: 100 },
 			},
 			credentials: fx.credentials,
 		});
 		expect(items.length).toBeGreaterThan(100);
-		for (const item of items) expect(String(item.json.name).toLowerCase()).toContain('seed');
+		for (const item of items) expect(String(item.json.name).toLowerCase()).toContain('load test');
 		expect(fx.sandbox.journal.length).toBe(Math.ceil(items.length / 100));
 		for (const entry of fx.sandbox.journal) {
-			expect(entry.query).toMatchObject({ limit: '100', name: 'seed' });
+			expect(entry.query).toMatchObject({ limit: '100', name: 'LOAD test' });
 		}
 	});
 
@@ -234,8 +253,10 @@ describe('Assistant → Update Prompt and Delete', () => {
 	});
 
 	test.each([
-		['empty prompt', { assistantId: byId('asst_x'), prompt: '' }, 'Invalid "Prompt": must not be empty'],
-		['empty assistant', { assistantId: byId(''), prompt: 'Hi' }, 'Invalid "Assistant": must not be empty'],
+		['an empty prompt', { assistantId: byId('asst_x'), prompt: '' }, 'Parameter "Prompt" is required'],
+		['a prompt expression resolving to blanks', { assistantId: byId('asst_x'), prompt: '={{ "  " }}' }, 'Invalid "Prompt": must not be empty'],
+		['an empty assistant', { assistantId: byId(''), prompt: 'Hi' }, 'Parameter "Assistant" is required'],
+		['an assistant expression resolving to empty', { assistantId: byId('={{ "" }}'), prompt: 'Hi' }, 'Invalid "Assistant": must not be empty'],
 	])('rejects %s before sending', async (_label, fields, message) => {
 		fx.sandbox.clearJournal();
 		const { error } = await runNode({

@@ -5,10 +5,12 @@ import type {
 	IExecuteSingleFunctions,
 	IHttpRequestOptions,
 	INodeExecutionData,
+	JsonObject,
 } from 'n8n-workflow';
-import { NodeApiError } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { MAX_PAGE_SIZE, PORTAL_CREDENTIAL } from './constants';
+import type { PlatformResponse } from './transport';
 import { platformRequest } from './transport';
 import { assertNonEmpty, assertPageSize, invalid, parseJsonObject } from './validation';
 
@@ -43,6 +45,28 @@ function toItems(body: unknown): INodeExecutionData[] {
 	return [{ json: body as IDataObject }];
 }
 
+/** Runs the operation's declarative `postReceive` functions (the executors bypass n8n's own pass). */
+async function applyPostReceive(
+	ctx: IExecutePaginationFunctions,
+	requestData: DeclarativeRestApiSettings.ResultOptions,
+	items: INodeExecutionData[],
+	response: PlatformResponse,
+): Promise<INodeExecutionData[]> {
+	let result = items;
+	for (const entry of requestData.postReceive) {
+		for (const action of entry.actions) {
+			if (typeof action === 'function') {
+				result = await action.call(ctx, result, {
+					body: response.body as IDataObject,
+					headers: response.headers,
+					statusCode: response.statusCode,
+				});
+			}
+		}
+	}
+	return result;
+}
+
 async function execute(
 	ctx: IExecutePaginationFunctions,
 	requestData: DeclarativeRestApiSettings.ResultOptions,
@@ -52,24 +76,50 @@ async function execute(
 		retry,
 		itemIndex: ctx.getItemIndex(),
 	});
-	return toItems(response.body);
+	return await applyPostReceive(ctx, requestData, toItems(response.body), response);
+}
+
+type Executor = (
+	this: IExecutePaginationFunctions,
+	requestData: DeclarativeRestApiSettings.ResultOptions,
+) => Promise<INodeExecutionData[]>;
+
+/**
+ * Every output item is paired with the input item it came from, and with Continue On Fail an error
+ * becomes an item of its own (`{ error }`), also paired, so one bad item never hides the others.
+ */
+function perItem(run: Executor): Executor {
+	return async function (this: IExecutePaginationFunctions, requestData) {
+		const itemIndex = this.getItemIndex();
+		try {
+			const items = await run.call(this, requestData);
+			return items.map((item) => ({ ...item, pairedItem: { item: itemIndex } }));
+		} catch (error) {
+			if (this.continueOnFail()) {
+				const e = error as { message?: string; description?: string };
+				return [
+					{
+						json: { error: e.message ?? String(error), ...(e.description ? { description: e.description } : {}) },
+						pairedItem: { item: itemIndex },
+					},
+				];
+			}
+			// Both constructors hand back an error that is already of their kind unchanged.
+			if (error instanceof NodeApiError) throw new NodeApiError(this.getNode(), error as unknown as JsonObject);
+			throw new NodeOperationError(this.getNode(), error as Error, { itemIndex });
+		}
+	};
 }
 
 /** POST, PATCH, DELETE: sent once, never retried. */
-export async function sendOnce(
-	this: IExecutePaginationFunctions,
-	requestData: DeclarativeRestApiSettings.ResultOptions,
-): Promise<INodeExecutionData[]> {
+export const sendOnce: Executor = perItem(async function (requestData) {
 	return await execute(this, requestData, false);
-}
+});
 
 /** A single read, retried with bounded backoff on 429/5xx/resets/timeouts/malformed answers. */
-export async function readOnce(
-	this: IExecutePaginationFunctions,
-	requestData: DeclarativeRestApiSettings.ResultOptions,
-): Promise<INodeExecutionData[]> {
+export const readOnce: Executor = perItem(async function (requestData) {
 	return await execute(this, requestData, true);
-}
+});
 
 export interface PageWalkOptions {
 	returnAll: boolean;
@@ -164,14 +214,11 @@ export function readPageWalkOptions(ctx: IExecuteSingleFunctions): PageWalkOptio
 }
 
 /** List operations: cursor pagination with Return All / Limit. */
-export async function listPages(
-	this: IExecutePaginationFunctions,
-	requestData: DeclarativeRestApiSettings.ResultOptions,
-): Promise<INodeExecutionData[]> {
+export const listPages: Executor = perItem(async function (requestData) {
 	const walk = readPageWalkOptions(this);
 	const items = await walkPages(this, cleanOptions(requestData.options), walk, this.getItemIndex());
 	return items.map((json) => ({ json }));
-}
+});
 
 /**
  * preSend: resolves `{param}` placeholders in a path from node parameters (resource locators

@@ -79,19 +79,19 @@ function describeNetworkError(error: unknown, timeout: number): { reason: string
 	}
 	if (code === 'ECONNRESET' || code === 'EPIPE' || code === 'UND_ERR_SOCKET' || /socket hang up/i.test(message)) {
 		return {
-			reason: 'The connection to the platform was reset before it answered (ECONNRESET)',
-			hint: 'A network problem or a platform restart. Try again later.',
+			reason: 'The connection to the platform was reset before it answered',
+			hint: `Network error ${code ?? 'socket hang up'}: a network problem or a platform restart. Try again later.`,
 		};
 	}
 	if (code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'EAI_AGAIN') {
 		return {
-			reason: `Could not connect to the platform (${code})`,
-			hint: 'Check the base URL in the credential and that the host is reachable from n8n.',
+			reason: 'Could not connect to the platform',
+			hint: `Network error ${code}: check the base URL in the credential and that the host is reachable from n8n.`,
 		};
 	}
 	return {
-		reason: `The request to the platform failed${code ? ` (${code})` : ''}`,
-		hint: 'Check the base URL in the credential and your network.',
+		reason: 'The request to the platform failed',
+		hint: `${code ? `Network error ${code}: ` : ''}check the base URL in the credential and your network.`,
 	};
 }
 

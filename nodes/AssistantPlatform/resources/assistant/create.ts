@@ -1,4 +1,10 @@
-import type { IExecuteSingleFunctions, IHttpRequestOptions, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteSingleFunctions,
+	IHttpRequestOptions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 
 import { additionalFieldsJson } from '../../shared/descriptions';
 import { mergeJsonInto } from '../../shared/routing';
@@ -15,6 +21,26 @@ async function validateCreate(
 	body.name = assertNonEmpty(node, 'Name', body.name, this.getItemIndex());
 	body.mode = assertNonEmpty(node, 'Mode', body.mode, this.getItemIndex());
 	return { ...requestOptions, body };
+}
+
+/**
+ * The platform returns the assistant's confidential key once, on create. Secrets stay out of node
+ * output unless the user asks for it: by default only a hint (its last four characters) is output.
+ */
+async function protectAssistantKey(
+	this: IExecuteSingleFunctions,
+	items: INodeExecutionData[],
+): Promise<INodeExecutionData[]> {
+	const reveal = this.getNodeParameter('options.includeApiKey', false) as boolean;
+	return items.map((item) => {
+		const json = { ...item.json } as IDataObject;
+		const key = json.assistantApiKey;
+		if (typeof key === 'string' && !reveal) {
+			delete json.assistantApiKey;
+			json.assistantApiKeyHint = key.length > 8 ? `…${key.slice(-4)}` : '…';
+		}
+		return { ...item, json };
+	});
 }
 
 export const createDescription: INodeProperties[] = [
@@ -52,4 +78,23 @@ export const createDescription: INodeProperties[] = [
 		},
 	},
 	additionalFieldsJson(show, 'create request'),
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		displayOptions: { show },
+		routing: { output: { postReceive: [protectAssistantKey] } },
+		options: [
+			{
+				displayName: 'Include API Key in Output',
+				name: 'includeApiKey',
+				type: 'boolean',
+				default: false,
+				description:
+					"Whether to output the assistant's confidential API key. The platform returns it only once, on create; when on, it is stored in the execution data, so copy it into an Outbound API credential and keep executions private. When off, only its last four characters are output.",
+			},
+		],
+	},
 ];

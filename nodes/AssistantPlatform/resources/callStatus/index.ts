@@ -1,11 +1,37 @@
+import type { INodeProperties } from 'n8n-workflow';
+
 import type { ResourceModule } from '../../shared/module';
 
-// Work in progress: filled in by the engineer who owns this resource.
+import { getCallStatus, getDescription } from './get';
+
+const properties: INodeProperties[] = [
+	{
+		displayName: 'Operation',
+		name: 'operation',
+		type: 'options',
+		noDataExpression: true,
+		displayOptions: { show: { resource: ['callStatus'] } },
+		options: [
+			{
+				name: 'Get',
+				value: 'get',
+				action: 'Get the status of a call',
+				description:
+					'Read the outcome of a placed call: dial status, billed seconds and traffic cost (GET /getDialstatus/{internal_id}). Read-only: it never places a call.',
+			},
+		],
+		default: 'get',
+	},
+	...getDescription,
+];
+
 export const callStatusResource: ResourceModule = {
 	resource: {
 		name: 'Call Status',
 		value: 'callStatus',
 		description: 'Read the outcome of a placed call',
 	},
-	properties: [],
+	properties,
+	// Programmatic: the read waits (bounded backoff) while the call record is not persisted yet.
+	customOperations: { get: getCallStatus },
 };

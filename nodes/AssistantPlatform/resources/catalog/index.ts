@@ -1,11 +1,88 @@
-import type { ResourceModule } from '../../shared/module';
+import type { IExecuteSingleFunctions, IHttpRequestOptions, INodeProperties } from 'n8n-workflow';
 
-// Work in progress: filled in by the engineer who owns this resource.
+import { assistantLocator, listProperties } from '../../shared/descriptions';
+import type { ResourceModule } from '../../shared/module';
+import { listPages, pathFrom, readOnce } from '../../shared/routing';
+
+import { assertProviderKind, providerKindOptions } from './catalogReader';
+
+const showFor = (operation: string) => ({ resource: ['catalog'], operation: [operation] });
+
+/** preSend: GET /catalog/providers/{kind}, the kind checked (it may come from an expression). */
+async function providersPath(
+	this: IExecuteSingleFunctions,
+	requestOptions: IHttpRequestOptions,
+): Promise<IHttpRequestOptions> {
+	const kind = assertProviderKind(this, this.getNodeParameter('providerKind', ''), this.getItemIndex());
+	return { ...requestOptions, url: `/catalog/providers/${kind}` };
+}
+
+const properties: INodeProperties[] = [
+	{
+		displayName: 'Operation',
+		name: 'operation',
+		type: 'options',
+		noDataExpression: true,
+		displayOptions: { show: { resource: ['catalog'] } },
+		options: [
+			{
+				name: 'Get Assistant Tools',
+				value: 'getAssistantTools',
+				action: 'Get the tools of an assistant',
+				description: 'List the tools bound to an assistant, with their subscription names',
+				routing: {
+					request: { method: 'GET', url: '=/catalog/assistants' },
+					send: {
+						paginate: true,
+						preSend: [pathFrom('/catalog/assistants/{assistantId}/tools', { assistantId: 'Assistant' })],
+					},
+					operations: { pagination: listPages },
+				},
+			},
+			{
+				name: 'Get Providers',
+				value: 'getProviders',
+				action: 'Get the providers of a kind',
+				description: 'List the supported providers of one kind (TTS, ASR, LLM or audio-to-audio) with their models',
+				routing: {
+					request: { method: 'GET', url: '=/catalog/providers' },
+					send: { paginate: true, preSend: [providersPath] },
+					operations: { pagination: readOnce },
+				},
+			},
+			{
+				name: 'Get Tools',
+				value: 'getTools',
+				action: 'Get the tool catalog',
+				description: 'List the tools available to assistants, with the instance name of plugin and tool-server tools',
+				routing: {
+					request: { method: 'GET', url: '/catalog/tools' },
+					send: { paginate: true },
+					operations: { pagination: listPages },
+				},
+			},
+		],
+		default: 'getProviders',
+	},
+	{
+		displayName: 'Kind',
+		name: 'providerKind',
+		type: 'options',
+		options: providerKindOptions,
+		default: 'llm',
+		description: 'Which provider catalog to read',
+		displayOptions: { show: showFor('getProviders') },
+	},
+	...listProperties(showFor('getTools'), 'tools'),
+	assistantLocator(showFor('getAssistantTools'), { description: 'The assistant whose tools to list' }),
+	...listProperties(showFor('getAssistantTools'), 'tools'),
+];
+
 export const catalogResource: ResourceModule = {
 	resource: {
 		name: 'Catalog',
 		value: 'catalog',
 		description: 'Read the provider and tool catalogs',
 	},
-	properties: [],
+	properties,
 };

@@ -1,11 +1,39 @@
+import type { INodeProperties } from 'n8n-workflow';
+
 import type { ResourceModule } from '../../shared/module';
 
-// Work in progress: filled in by the engineer who owns this resource.
+import { RESOURCE, requestDescription, requestExecutor, requestPreSend } from './request';
+
+const properties: INodeProperties[] = [
+	{
+		displayName: 'Operation',
+		name: 'operation',
+		type: 'options',
+		noDataExpression: true,
+		displayOptions: { show: { resource: [RESOURCE] } },
+		options: [
+			{
+				name: 'Request',
+				value: 'request',
+				action: 'Make a custom API request',
+				description: 'Send a request to any management API path with the portal credential',
+				routing: {
+					request: { method: 'GET', url: '/' },
+					send: { paginate: true, preSend: requestPreSend },
+					operations: { pagination: requestExecutor },
+				},
+			},
+		],
+		default: 'request',
+	},
+	...requestDescription,
+];
+
 export const customApiRequestResource: ResourceModule = {
 	resource: {
 		name: 'Custom API Request',
-		value: 'customApiRequest',
+		value: RESOURCE,
 		description: 'Call any management API endpoint with the portal credential',
 	},
-	properties: [],
+	properties,
 };

@@ -1,11 +1,38 @@
+import type { INodeProperties } from 'n8n-workflow';
+
 import type { ResourceModule } from '../../shared/module';
 
-// Work in progress: filled in by the engineer who owns this resource.
+import { placementProperties } from './fields';
+import { placeCall } from './placeCall';
+
+const properties: INodeProperties[] = [
+	{
+		displayName: 'Operation',
+		name: 'operation',
+		type: 'options',
+		noDataExpression: true,
+		displayOptions: { show: { resource: ['outboundCall'] } },
+		options: [
+			{
+				name: 'Place Call',
+				value: 'placeCall',
+				action: 'Place a real phone call',
+				description:
+					'Places a real phone call: the assistant dials the destination number, through the platform trunks or your PBX. One call per input item, never retried automatically. Returns internal_id to correlate the call result. To wait for the result in the same workflow, use the Assistant Platform Call and Wait node.',
+			},
+		],
+		default: 'placeCall',
+	},
+	...placementProperties({ resource: ['outboundCall'], operation: ['placeCall'] }, 'placeCall'),
+];
+
 export const outboundCallResource: ResourceModule = {
 	resource: {
 		name: 'Outbound Call',
 		value: 'outboundCall',
 		description: 'Place phone calls through the platform trunks or your PBX',
 	},
-	properties: [],
+	properties,
+	// Programmatic: exactly-once placement, validation of every item first, batching, per-item outcomes.
+	customOperations: { placeCall },
 };

@@ -1,0 +1,98 @@
+import type { IDataObject } from 'n8n-workflow';
+import { sleep } from 'n8n-workflow';
+
+import type { PlatformResponse, RequestContext } from '../../shared/transport';
+import type { RequestSettings } from '../outboundCall/outbound';
+import { outboundApi } from '../outboundCall/outbound';
+
+/** The backoff between two status reads while the record is pending never grows past this. */
+export const STATUS_POLL_MAX_DELAY_MS = 30_000;
+
+function isObject(value: unknown): value is IDataObject {
+	return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** "0.012000" -> 0.012; anything that is not a finite decimal -> null. */
+export function costNumber(value: unknown): number | null {
+	if (typeof value === 'number') return Number.isFinite(value) ? value : null;
+	if (typeof value !== 'string' || !/^\s*-?\d+(\.\d+)?\s*$/.test(value)) return null;
+	return Number(value);
+}
+
+/**
+ * The status record as output: every field the platform sent, with `trafficCost` kept exactly as
+ * received (a six-decimal string) and a numeric copy in `trafficCostNumber`.
+ */
+export function statusItem(internalId: string, body: unknown): IDataObject {
+	const record = isObject(body) ? body : {};
+	return {
+		...record,
+		internal_id: record.internal_id ?? internalId,
+		dialStatus: record.dialStatus ?? null,
+		billSec: record.billSec ?? null,
+		trafficCost: record.trafficCost ?? null,
+		trafficCostNumber: costNumber(record.trafficCost),
+	};
+}
+
+export function statusPath(internalId: string): string {
+	return `/getDialstatus/${encodeURIComponent(internalId)}`;
+}
+
+/** One status read: retried on 429/5xx/resets (Retry-After honoured); a 404 is returned, not thrown. */
+export async function readStatusOnce(
+	ctx: RequestContext,
+	settings: RequestSettings,
+	internalId: string,
+	itemIndex?: number,
+): Promise<PlatformResponse> {
+	return await outboundApi(ctx, settings, 'GET', statusPath(internalId), {
+		retry: true,
+		itemIndex,
+		passStatuses: [404],
+	});
+}
+
+export interface PollPolicy {
+	maxWaitMs: number;
+	initialDelayMs: number;
+	maxDelayMs?: number;
+}
+
+export interface PollResult {
+	found: boolean;
+	response: PlatformResponse;
+	attempts: number;
+	waitedMs: number;
+}
+
+/**
+ * Reads the status until the record exists (anything but 404) or the max wait has passed:
+ * exponential backoff from the initial delay, doubling up to 30 s, with a last read at the deadline.
+ */
+export async function pollStatus(
+	ctx: RequestContext,
+	settings: RequestSettings,
+	internalId: string,
+	policy: PollPolicy,
+	itemIndex?: number,
+): Promise<PollResult> {
+	const started = Date.now();
+	const deadline = started + Math.max(0, policy.maxWaitMs);
+	const maxDelay = policy.maxDelayMs ?? STATUS_POLL_MAX_DELAY_MS;
+	let delay = Math.max(1, policy.initialDelayMs);
+	let attempts = 0;
+	for (;;) {
+		attempts++;
+		const response = await readStatusOnce(ctx, settings, internalId, itemIndex);
+		if (response.statusCode !== 404) {
+			return { found: true, response, attempts, waitedMs: Date.now() - started };
+		}
+		const remaining = deadline - Date.now();
+		if (remaining <= 0) {
+			return { found: false, response, attempts, waitedMs: Date.now() - started };
+		}
+		await sleep(Math.min(delay, remaining));
+		delay = Math.min(delay * 2, maxDelay);
+	}
+}

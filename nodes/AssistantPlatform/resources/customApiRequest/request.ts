@@ -1,0 +1,244 @@
+import type {
+	DeclarativeRestApiSettings,
+	IDataObject,
+	IExecutePaginationFunctions,
+	IExecuteSingleFunctions,
+	IHttpRequestMethods,
+	IHttpRequestOptions,
+	INode,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
+
+import { listProperties } from '../../shared/descriptions';
+import { listPages, readOnce, sendOnce } from '../../shared/routing';
+import { assertNonEmpty, invalid } from '../../shared/validation';
+
+export const RESOURCE = 'customApiRequest';
+const show = { resource: [RESOURCE], operation: ['request'] };
+
+const METHODS: IHttpRequestMethods[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
+const METHODS_WITH_BODY = ['POST', 'PUT', 'PATCH'];
+/** Query parameters the cursor walk sets itself. */
+const PAGINATION_QUERY = ['limit', 'cursor'];
+
+/**
+ * The path is relative to {baseUrl}/api/v1 and must stay there: the portal key is attached to the
+ * request, so nothing that could point the request at another host or outside the API is accepted.
+ */
+export function assertRelativePath(node: INode, value: unknown, baseURL: unknown, itemIndex: number): string {
+	const path = assertNonEmpty(node, 'Path', value, itemIndex);
+	const reject = (rule: string) => invalid(node, 'Path', `${rule} (got "${path}")`, itemIndex);
+	let decoded: string;
+	try {
+		decoded = decodeURIComponent(path);
+	} catch {
+		throw reject('contains a malformed %-escape');
+	}
+	if (path.includes('://') || decoded.includes('://')) {
+		throw reject('must be a path relative to /api/v1, not a URL: it must not contain "://"');
+	}
+	if (!path.startsWith('/')) {
+		throw reject('must start with "/", e.g. /knowledge');
+	}
+	if (path.startsWith('//') || decoded.startsWith('//')) {
+		throw reject('must not start with "//" (that would address another host)');
+	}
+	if (path.includes('\\') || decoded.includes('\\')) {
+		throw reject('must not contain a backslash');
+	}
+	if (decoded.includes('..')) {
+		throw reject('must not contain ".."');
+	}
+	if ([...decoded].some((char) => char.trim() === '' || char.charCodeAt(0) < 0x20 || char.charCodeAt(0) === 0x7f)) {
+		throw reject('must not contain spaces or control characters');
+	}
+	if (path.includes('?') || path.includes('#')) {
+		throw reject('must not contain "?" or "#": put query parameters in Query Parameters');
+	}
+	if (/^\/api\/v1(\/|$)/i.test(path)) {
+		throw reject(`is already relative to /api/v1: write "${path.replace(/^\/api\/v1/i, '') || '/'}"`);
+	}
+	// Last line of defence: the final URL must be on the credential's host.
+	if (typeof baseURL === 'string' && baseURL !== '') {
+		let sameOrigin = false;
+		try {
+			const base = new URL(baseURL);
+			sameOrigin = new URL(`${baseURL.replace(/\/+$/, '')}${path}`).origin === base.origin;
+		} catch {
+			sameOrigin = false;
+		}
+		if (!sameOrigin) throw reject('must address the platform named in the credential');
+	}
+	return path;
+}
+
+function readQuery(ctx: IExecuteSingleFunctions, paginate: boolean): IDataObject {
+	const node = ctx.getNode();
+	const itemIndex = ctx.getItemIndex();
+	const rows = (ctx.getNodeParameter('queryParameters.parameters', []) as IDataObject[]) ?? [];
+	const qs: IDataObject = {};
+	for (const row of rows) {
+		const name = typeof row.name === 'string' ? row.name.trim() : '';
+		if (name === '') {
+			throw invalid(node, 'Query Parameters', 'every parameter needs a name', itemIndex);
+		}
+		if (Object.prototype.hasOwnProperty.call(qs, name)) {
+			throw invalid(node, 'Query Parameters', `the parameter "${name}" is set twice`, itemIndex);
+		}
+		if (paginate && PAGINATION_QUERY.includes(name)) {
+			throw invalid(
+				node,
+				'Query Parameters',
+				`"${name}" is set by Paginate; remove it (use Options → Page Size and Limit instead) or turn Paginate off`,
+				itemIndex,
+			);
+		}
+		const value = row.value;
+		qs[name] = value === undefined || value === null ? '' : typeof value === 'string' ? value : String(value);
+	}
+	return qs;
+}
+
+function readBody(ctx: IExecuteSingleFunctions): string | undefined {
+	const node = ctx.getNode();
+	const itemIndex = ctx.getItemIndex();
+	const raw = ctx.getNodeParameter('body', '');
+	let parsed: unknown = raw;
+	if (raw === undefined || raw === null) return undefined;
+	if (typeof raw === 'string') {
+		if (raw.trim() === '') return undefined;
+		try {
+			parsed = JSON.parse(raw);
+		} catch (error) {
+			throw invalid(node, 'Body', `must be valid JSON (${(error as Error).message})`, itemIndex);
+		}
+	}
+	if (typeof parsed !== 'object' || parsed === null) {
+		throw invalid(node, 'Body', 'must be a JSON object or array, e.g. {"name": "value"}', itemIndex);
+	}
+	return JSON.stringify(parsed);
+}
+
+/** preSend: method, path, query and body from the parameters, all checked before sending. */
+async function buildRequest(
+	this: IExecuteSingleFunctions,
+	requestOptions: IHttpRequestOptions,
+): Promise<IHttpRequestOptions> {
+	const node = this.getNode();
+	const itemIndex = this.getItemIndex();
+	const method = String(this.getNodeParameter('method', 'GET')).toUpperCase() as IHttpRequestMethods;
+	if (!METHODS.includes(method)) {
+		throw invalid(node, 'Method', `must be one of ${METHODS.join(', ')} (got "${method}")`, itemIndex);
+	}
+	const url = assertRelativePath(node, this.getNodeParameter('path', ''), requestOptions.baseURL, itemIndex);
+	const paginate = method === 'GET' && this.getNodeParameter('paginate', false) === true;
+	const qs = readQuery(this, paginate);
+	const result: IHttpRequestOptions = { ...requestOptions, method, url, qs };
+	delete result.body;
+	if (METHODS_WITH_BODY.includes(method)) {
+		const body = readBody(this);
+		if (body !== undefined) result.body = body;
+	}
+	return result;
+}
+
+export const requestPreSend = [buildRequest];
+
+/**
+ * GET with Paginate: the shared cursor walk (limit and every query parameter on every page).
+ * Other GETs are reads (bounded retries); POST, PUT, PATCH and DELETE are writes, sent once.
+ */
+export async function requestExecutor(
+	this: IExecutePaginationFunctions,
+	requestData: DeclarativeRestApiSettings.ResultOptions,
+): Promise<INodeExecutionData[]> {
+	const method = String(requestData.options.method ?? 'GET').toUpperCase();
+	if (method === 'GET') {
+		if (this.getNodeParameter('paginate', false) === true) return await listPages.call(this, requestData);
+		return await readOnce.call(this, requestData);
+	}
+	return await sendOnce.call(this, requestData);
+}
+
+const paginatedShow = { ...show, method: ['GET'], paginate: [true] };
+
+export const requestDescription: INodeProperties[] = [
+	{
+		displayName:
+			'Reaches any management endpoint under /api/v1 with the Portal API credential, e.g. number routing, DTMF, knowledge, provider-wallet keys, plugin instances, filler lists and analytics',
+		name: 'customRequestNotice',
+		type: 'notice',
+		default: '',
+		displayOptions: { show },
+	},
+	{
+		displayName: 'Method',
+		name: 'method',
+		type: 'options',
+		options: METHODS.map((value) => ({ name: value, value })),
+		default: 'GET',
+		description: 'HTTP method. GET requests are retried on temporary errors; the others are sent once.',
+		displayOptions: { show },
+	},
+	{
+		displayName: 'Path',
+		name: 'path',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'e.g. /knowledge',
+		description:
+			'Path relative to /api/v1, starting with "/". Full URLs, "//", ".." and query strings are rejected: the request always goes to the platform of the credential.',
+		displayOptions: { show },
+	},
+	{
+		displayName: 'Query Parameters',
+		name: 'queryParameters',
+		type: 'fixedCollection',
+		typeOptions: { multipleValues: true },
+		placeholder: 'Add Parameter',
+		default: {},
+		displayOptions: { show },
+		options: [
+			{
+				displayName: 'Parameter',
+				name: 'parameters',
+				values: [
+					{
+						displayName: 'Name',
+						name: 'name',
+						type: 'string',
+						default: '',
+						description: 'Name of the query parameter',
+					},
+					{
+						displayName: 'Value',
+						name: 'value',
+						type: 'string',
+						default: '',
+						description: 'Value of the query parameter',
+					},
+				],
+			},
+		],
+	},
+	{
+		displayName: 'Body',
+		name: 'body',
+		type: 'json',
+		default: '{}',
+		description: 'Body to send, as JSON (an object or an array)',
+		displayOptions: { show: { ...show, method: METHODS_WITH_BODY } },
+	},
+	{
+		displayName: 'Paginate',
+		name: 'paginate',
+		type: 'boolean',
+		default: false,
+		description:
+			"Whether to follow the platform's cursor pagination (meta.nextCursor) and output one item per element of data. The query parameters are kept on every page; limit and cursor are set by the node.",
+		displayOptions: { show: { ...show, method: ['GET'] } },
+	},
+	...listProperties(paginatedShow, 'items'),
+];

@@ -1,0 +1,233 @@
+import type { IDisplayOptions, INodeProperties } from 'n8n-workflow';
+
+import { additionalFieldsJson } from '../../shared/descriptions';
+
+type Show = NonNullable<IDisplayOptions['show']>;
+
+export type PlacementMode = 'placeCall' | 'placeCallAndWait';
+
+export const DEFAULT_MAX_WAIT_MINUTES = 15;
+export const MAX_WAIT_MINUTES_LIMIT = 10_080;
+export const DEFAULT_RESULT_RECORD_WAIT_SECONDS = 3;
+
+/**
+ * The fields of a call placement, shared by Outbound Call → Place Call (Assistant Platform node) and
+ * the Assistant Platform Call and Wait node. `show` is the display condition of the operation
+ * (empty on a node with one operation).
+ */
+export function placementProperties(show: Show, mode: PlacementMode): INodeProperties[] {
+	const when = (extra: Show = {}) => {
+		const merged = { ...show, ...extra };
+		return Object.keys(merged).length > 0 ? { displayOptions: { show: merged } } : {};
+	};
+	const properties: INodeProperties[] = [
+		{
+			displayName:
+				mode === 'placeCall'
+					? 'Places real phone calls: each input item dials one number, exactly once. A call is never retried automatically; when its outcome is unknown (timeout, reset, server error) the item reports it instead (Settings > On Error: Continue). Pace a campaign with Settings > Request Options > Batching: at most Items per Batch × 60000 / Batch Interval (ms) calls a minute, e.g. 10 per batch every 60000 ms = 10 calls a minute. Without Batching calls go one at a time.'
+					: 'Places a real phone call, then pauses this execution (no worker is held) until the platform sends the call result to this execution\'s resume URL, or until Max Wait. One input item per execution: put Loop Over Items (batch size 1) before this node to call several numbers one after the other.',
+			name: mode === 'placeCall' ? 'placeCallNotice' : 'placeCallAndWaitNotice',
+			type: 'notice',
+			default: '',
+			...when(),
+		},
+		{
+			displayName: 'Route',
+			name: 'route',
+			type: 'options',
+			noDataExpression: true,
+			options: [
+				{
+					name: 'Platform Trunk',
+					value: 'trunk',
+					description:
+						"Through the platform's VoIP trunks (POST /webhook/outbound_call). Caller ID must be a demo or purchased number assigned to the assistant.",
+				},
+				{
+					name: 'Your PBX',
+					value: 'pbx',
+					description:
+						'Through your own PBX (POST /webhook/outbound_call_pbx). The PBX address must be authorized for your account.',
+				},
+			],
+			default: 'trunk',
+			description: 'Which route the call takes',
+			...when(),
+		},
+		{
+			displayName: 'Destination Number',
+			name: 'dst',
+			type: 'string',
+			required: true,
+			default: '',
+			placeholder: 'e.g. +14155550123',
+			description:
+				'The number to call, in international (E.164) form: a leading + and the country code. Short national numbering plans are accepted.',
+			...when(),
+		},
+		{
+			displayName: 'Caller ID',
+			name: 'callerId',
+			type: 'string',
+			required: true,
+			default: '',
+			placeholder: 'e.g. +390212345678',
+			description:
+				'The number shown to the person called, in international (E.164) form. On the platform trunk it must be a demo or purchased number assigned to the assistant.',
+			...when(),
+		},
+		{
+			displayName: 'PBX Address',
+			name: 'ipPbx',
+			type: 'string',
+			required: true,
+			default: '',
+			placeholder: 'e.g. pbx.example.com or 203.0.113.10',
+			description:
+				'IP address (v4 or v6) or hostname of your PBX. It must be authorized for your account on the platform.',
+			...when({ route: ['pbx'] }),
+		},
+	];
+
+	if (mode === 'placeCallAndWait') {
+		properties.push({
+			displayName: 'Max Wait (Minutes)',
+			name: 'maxWaitMinutes',
+			type: 'number',
+			typeOptions: { minValue: 0.1, maxValue: MAX_WAIT_MINUTES_LIMIT, numberPrecision: 1 },
+			default: DEFAULT_MAX_WAIT_MINUTES,
+			description:
+				'How long the execution waits for the call result. If none arrives in time, the workflow continues with an item whose resultSource is "timeout" and which still carries internal_id: connect Assistant Platform → Call Status → Get (Wait for Call Record) to read the outcome.',
+			...when(),
+		});
+	}
+
+	const options: INodeProperties[] = [
+		{
+			displayName: 'Additional Prompt',
+			name: 'addPrompt',
+			type: 'string',
+			typeOptions: { rows: 3 },
+			default: '',
+			description: 'Text added to the assistant prompt for this call only (sent as addPrompt)',
+			displayOptions: { show: { '/route': ['pbx'] } },
+		},
+		{
+			displayName: 'Assistant API Key Override',
+			name: 'assistantApiKeyOverride',
+			type: 'string',
+			typeOptions: { password: true },
+			default: '',
+			description:
+				'Use this assistant key instead of the one in the Outbound API credential, e.g. to call from another assistant. A value typed here is stored in the workflow: prefer the credential, or an expression that reads the key from a secure source.',
+		},
+	];
+	if (mode === 'placeCall') {
+		options.push({
+			displayName: 'Call Result URL',
+			name: 'callResultUrl',
+			type: 'string',
+			default: '',
+			placeholder: 'e.g. https://n8n.example.com/webhook/…/call-result',
+			description:
+				'Where the platform POSTs the call result ({internal_id, dialstatus, duration}) when the call ends, e.g. the URL of an Assistant Platform Trigger. Must be an http:// or https:// URL.',
+		});
+	}
+	options.push(
+		{
+			displayName: 'Send Legacy Field Names',
+			name: 'legacyFieldNames',
+			type: 'boolean',
+			default: false,
+			description:
+				'Whether to send the legacy names apiKey_assistente and url_esito_chiamata instead of assistantApiKey and callResultUrl. Only for old accounts that need them; new integrations use the current names.',
+		},
+		{
+			displayName: 'SIP Port',
+			name: 'sipPort',
+			type: 'number',
+			typeOptions: { minValue: 1, maxValue: 65535 },
+			default: 5060,
+			description: 'SIP port of your PBX (1 to 65535). Not sent unless added here.',
+			displayOptions: { show: { '/route': ['pbx'] } },
+		},
+	);
+	if (mode === 'placeCallAndWait') {
+		options.push({
+			displayName: 'Status Read Wait After Result (Seconds)',
+			name: 'resultRecordWait',
+			type: 'number',
+			typeOptions: { minValue: 0, maxValue: 60, numberPrecision: 1 },
+			default: DEFAULT_RESULT_RECORD_WAIT_SECONDS,
+			description:
+				'When the call result arrives, the node also reads the call status (billed seconds, traffic cost). The record may take a moment to be written: keep reading for up to this long (0 to 60) before continuing without it (statusRecord "pending"). The platform waits for the answer to its result request meanwhile, so keep it short.',
+		});
+	}
+
+	properties.push(
+		{
+			displayName: 'Options',
+			name: 'options',
+			type: 'collection',
+			placeholder: 'Add Option',
+			default: {},
+			options,
+			...when(),
+		},
+		jsonEscapeHatch(when()),
+	);
+	return properties;
+}
+
+/** "Additional Fields (JSON)" (shared wording), with this operation's display condition. */
+function jsonEscapeHatch(display: Partial<INodeProperties>): INodeProperties {
+	const field: INodeProperties = {
+		...additionalFieldsJson({ resource: [], operation: [] }, 'call request'),
+	};
+	delete field.displayOptions;
+	return { ...field, ...display };
+}
+
+/**
+ * Settings > Request Options of a programmatic node, with the names n8n gives declarative nodes
+ * (timeout, proxy, allowUnauthorizedCerts). n8n adds this collection (with Batching) to declarative
+ * nodes itself, but not to a node that has a webhook() method.
+ */
+export function requestOptionsProperty(): INodeProperties {
+	return {
+		displayName: 'Request Options',
+		name: 'requestOptions',
+		type: 'collection',
+		isNodeSetting: true,
+		placeholder: 'Add Option',
+		default: {},
+		options: [
+			{
+				displayName: 'Ignore SSL Issues (Insecure)',
+				name: 'allowUnauthorizedCerts',
+				type: 'boolean',
+				noDataExpression: true,
+				default: false,
+				description: 'Whether to connect even if SSL certificate validation is not possible',
+			},
+			{
+				displayName: 'Proxy',
+				name: 'proxy',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. http://myproxy:3128',
+				description:
+					'HTTP proxy to use. If authentication is required it can be defined as follow: http://username:password@myproxy:3128.',
+			},
+			{
+				displayName: 'Timeout',
+				name: 'timeout',
+				type: 'number',
+				typeOptions: { minValue: 1 },
+				default: 30000,
+				description:
+					'Time in ms to wait for the platform to answer. When placing a call, a timeout leaves its outcome unknown: the call is not sent again.',
+			},
+		],
+	};
+}

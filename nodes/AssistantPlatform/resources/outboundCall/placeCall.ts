@@ -1,0 +1,105 @@
+import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+
+import { runInBatches } from './batches';
+import { outboundApi, readBatching, readRequestSettings } from './outbound';
+import type { Outcome, Placement } from './placement';
+import {
+	asNodeError,
+	credentialAssistantKey,
+	describeOutcome,
+	failedItem,
+	outcomeOf,
+	placedItem,
+	readPlacement,
+	refuseAutomaticRetry,
+} from './placement';
+
+type NodeFailure = Error & { description?: string | null; httpCode?: string | null };
+
+const LISTED_IDS = 50;
+
+/**
+ * Outbound Call → Place Call: one POST per input item, never retried.
+ *
+ * Every item is read and validated first: without Continue On Fail a bad item stops the node before
+ * the first call (a bad row 500 never cuts a campaign after 499 calls). Calls then go one at a time,
+ * or with Request Options > Batching up to Items per Batch at once with Batch Interval between
+ * batches. Without Continue On Fail the first failure ends the run after the current batch and the
+ * error lists the calls already placed (n8n discards the node's output when it fails).
+ */
+export async function placeCall(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+	const node = this.getNode();
+	refuseAutomaticRetry(node);
+	const items = this.getInputData();
+	const continueOnFail = this.continueOnFail();
+	const rawRequestOptions = this.getNodeParameter('requestOptions', 0, {});
+	const settings = readRequestSettings(node, rawRequestOptions, 0);
+	const batching = readBatching(rawRequestOptions);
+	const credentialKey = await credentialAssistantKey(this);
+
+	const results: Array<INodeExecutionData | undefined> = new Array(items.length);
+	const placements: Array<Placement | undefined> = new Array(items.length);
+	for (let i = 0; i < items.length; i++) {
+		try {
+			placements[i] = readPlacement(this, node, i, credentialKey);
+		} catch (error) {
+			if (!continueOnFail) throw asNodeError(node, error, i);
+			results[i] = { json: failedItem(error as NodeFailure, 'invalid', undefined), pairedItem: { item: i } };
+		}
+	}
+
+	const placed: Array<{ index: number; internalId: unknown }> = [];
+	const failures: Array<{ index: number; error: NodeFailure; outcome: Outcome }> = [];
+	const todo = placements.flatMap((placement, i) => (placement ? [i] : []));
+
+	await runInBatches(
+		todo,
+		batching,
+		async (i) => {
+			const placement = placements[i]!;
+			try {
+				const response = await outboundApi(this, settings, 'POST', placement.path, {
+					body: placement.body,
+					retry: false,
+					itemIndex: i,
+				});
+				const json = placedItem(placement, response, new Date().toISOString());
+				placed.push({ index: i, internalId: json.internal_id });
+				results[i] = { json, pairedItem: { item: i } };
+			} catch (caught) {
+				const error = caught as NodeFailure;
+				const outcome = outcomeOf(error);
+				describeOutcome(error, outcome);
+				if (!continueOnFail) {
+					failures.push({ index: i, error, outcome });
+					return;
+				}
+				results[i] = { json: failedItem(error, outcome, placement.summary), pairedItem: { item: i } };
+			}
+		},
+		() => failures.length > 0,
+	);
+
+	if (failures.length > 0) {
+		failures.sort((a, b) => a.index - b.index);
+		const { error, index } = failures[0];
+		placed.sort((a, b) => a.index - b.index);
+		const unknown = failures.filter((f) => f.outcome === 'unknown').length;
+		const ids = placed.slice(0, LISTED_IDS).map((p) => `item ${p.index}: ${String(p.internalId)}`);
+		const report = [
+			`Stopped at item ${index}.`,
+			placed.length === 0
+				? 'No call was placed before this failure in this run.'
+				: `${placed.length} call(s) were already placed in this run and are NOT in any output, because n8n discards the output of a node that fails (${ids.join(', ')}${placed.length > LISTED_IDS ? ', …' : ''}). Re-running the node would call them again: remove those items first.`,
+			failures.length > 1 ? `${failures.length} calls of the last batch failed.` : '',
+			unknown > 0 ? `${unknown} of the failed calls may have been placed (outcome unknown).` : '',
+			'Set Settings > On Error to "Continue" (Continue On Fail) to get one result item per call instead.',
+		]
+			.filter((part) => part !== '')
+			.join(' ');
+		error.description = `${error.description ? `${error.description} ` : ''}${report}`;
+		throw error;
+	}
+
+	return [results.filter((item): item is INodeExecutionData => item !== undefined)];
+}

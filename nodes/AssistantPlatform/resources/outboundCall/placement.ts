@@ -1,0 +1,208 @@
+import type { IDataObject, IExecuteFunctions, INode } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+
+import { OUTBOUND_CREDENTIAL } from '../../shared/constants';
+import type { PlatformResponse } from '../../shared/transport';
+import {
+	assertE164,
+	assertHttpUrl,
+	assertIntegerInRange,
+	invalid,
+	isIpOrHostname,
+	parseJsonObject,
+} from '../../shared/validation';
+
+export type Route = 'trunk' | 'pbx';
+
+export const ROUTE_PATHS: Record<Route, string> = {
+	trunk: '/webhook/outbound_call',
+	pbx: '/webhook/outbound_call_pbx',
+};
+
+/** Wire names of the two fields that have a legacy name (platform-api.md, "Versioning"). */
+const KEY_FIELD = { current: 'assistantApiKey', legacy: 'apiKey_assistente' };
+const RESULT_URL_FIELD = { current: 'callResultUrl', legacy: 'url_esito_chiamata' };
+
+/** Everything needed to place one call, read and checked before anything is sent. */
+export interface Placement {
+	route: Route;
+	path: string;
+	/** The exact body sent (contains the assistant key: never output or log it). */
+	body: IDataObject;
+	/** What the output item says about the request: never the key. */
+	summary: IDataObject;
+}
+
+function isObject(value: unknown): value is IDataObject {
+	return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The assistant key configured in the Outbound API credential ('' when not set). */
+export async function credentialAssistantKey(ctx: IExecuteFunctions): Promise<string> {
+	const credentials = await ctx.getCredentials(OUTBOUND_CREDENTIAL);
+	const key = credentials.assistantApiKey;
+	return typeof key === 'string' ? key.trim() : '';
+}
+
+/**
+ * Reads and validates item `i`. Throws a NodeOperationError naming the field and the rule; the
+ * messages never contain the assistant key.
+ */
+export function readPlacement(
+	ctx: IExecuteFunctions,
+	node: INode,
+	i: number,
+	credentialKey: string,
+	resultUrl?: string,
+): Placement {
+	const route = ctx.getNodeParameter('route', i, 'trunk') as string;
+	if (route !== 'trunk' && route !== 'pbx') {
+		throw invalid(node, 'Route', 'must be "trunk" or "pbx"', i);
+	}
+	const dst = assertE164(node, 'Destination Number', ctx.getNodeParameter('dst', i, ''), i);
+	const callerId = assertE164(node, 'Caller ID', ctx.getNodeParameter('callerId', i, ''), i);
+	const options = (ctx.getNodeParameter('options', i, {}) ?? {}) as IDataObject;
+
+	const override = typeof options.assistantApiKeyOverride === 'string' ? options.assistantApiKeyOverride.trim() : '';
+	const key = override !== '' ? override : credentialKey;
+	if (key === '') {
+		throw invalid(
+			node,
+			'Assistant API Key',
+			'must not be empty: set it in the Outbound API credential, or in Options > Assistant API Key Override',
+			i,
+		);
+	}
+
+	let ipPbx: string | undefined;
+	let sipPort: number | undefined;
+	let addPrompt: string | undefined;
+	if (route === 'pbx') {
+		const rawPbx = ctx.getNodeParameter('ipPbx', i, '');
+		ipPbx = typeof rawPbx === 'string' ? rawPbx.trim() : '';
+		if (ipPbx === '') throw invalid(node, 'PBX Address', 'must not be empty on the PBX route', i);
+		if (!isIpOrHostname(ipPbx)) {
+			throw invalid(node, 'PBX Address', `must be an IPv4 or IPv6 address or a hostname (got "${ipPbx}")`, i);
+		}
+		if (options.sipPort !== undefined && options.sipPort !== null && options.sipPort !== '') {
+			sipPort = assertIntegerInRange(node, 'SIP Port', options.sipPort, 1, 65535, i);
+		}
+		if (typeof options.addPrompt === 'string' && options.addPrompt.trim() !== '') {
+			addPrompt = options.addPrompt;
+		}
+	}
+
+	let callResultUrl: string | undefined;
+	if (resultUrl !== undefined) {
+		callResultUrl = assertHttpUrl(node, 'Call Result URL', resultUrl, i);
+	} else {
+		const raw = options.callResultUrl;
+		const blank = raw === undefined || raw === null || (typeof raw === 'string' && raw.trim() === '');
+		if (!blank) callResultUrl = assertHttpUrl(node, 'Call Result URL', raw, i);
+	}
+
+	const legacy = options.legacyFieldNames === true;
+	const extra = parseJsonObject(
+		node,
+		'Additional Fields (JSON)',
+		ctx.getNodeParameter('additionalFieldsJson', i, ''),
+		i,
+	);
+
+	const body: IDataObject = { dst, callerId };
+	body[legacy ? KEY_FIELD.legacy : KEY_FIELD.current] = key;
+	if (route === 'pbx') {
+		body.ipPbx = ipPbx;
+		if (sipPort !== undefined) body.sipPort = sipPort;
+		if (addPrompt !== undefined) body.addPrompt = addPrompt;
+	}
+	if (callResultUrl !== undefined) {
+		body[legacy ? RESULT_URL_FIELD.legacy : RESULT_URL_FIELD.current] = callResultUrl;
+	}
+	Object.assign(body, extra);
+
+	const summary: IDataObject = { route, dst, callerId };
+	if (route === 'pbx') {
+		summary.ipPbx = ipPbx;
+		if (sipPort !== undefined) summary.sipPort = sipPort;
+	}
+	if (callResultUrl !== undefined) summary.callResultUrl = callResultUrl;
+	return { route, path: ROUTE_PATHS[route], body, summary };
+}
+
+/** The output item of an accepted call: the platform's answer (minus any key) and the request summary. */
+export function placedItem(placement: Placement, response: PlatformResponse, placedAt: string): IDataObject {
+	const answer = isObject(response.body) ? { ...response.body } : {};
+	delete answer[KEY_FIELD.current];
+	delete answer[KEY_FIELD.legacy];
+	return {
+		...answer,
+		internal_id: answer.internal_id ?? null,
+		status: answer.status ?? null,
+		...placement.summary,
+		placedAt,
+	};
+}
+
+export type Outcome = 'rejected' | 'unknown';
+
+/**
+ * A 4xx answer means the platform refused the call (nothing was dialled). Anything else (5xx,
+ * timeout, reset, unreadable answer) leaves the outcome unknown: the call may have been placed.
+ */
+export function outcomeOf(error: unknown): Outcome {
+	const status = Number((error as { httpCode?: unknown })?.httpCode);
+	return Number.isInteger(status) && status >= 400 && status < 500 ? 'rejected' : 'unknown';
+}
+
+export const UNKNOWN_OUTCOME_ADVICE =
+	'Outcome unknown: the call may or may not have been placed. Do not retry blindly: check the call status (Call Status → Get) or the platform before re-running.';
+
+/** Marks an error of a call whose outcome is unknown, in its message and description. */
+export function describeOutcome(error: Error & { description?: string | null }, outcome: Outcome): void {
+	if (outcome !== 'unknown' || error.message.startsWith('Outcome unknown')) return;
+	error.message = `Outcome unknown: ${error.message}`;
+	error.description = `${UNKNOWN_OUTCOME_ADVICE}${error.description ? ` ${error.description}` : ''}`;
+}
+
+/** The per-item error output (Continue On Fail): the reason, whether the call may have been placed, and the request summary. */
+export function failedItem(
+	error: Error & { description?: string | null; httpCode?: string | null },
+	outcome: Outcome | 'invalid',
+	summary: IDataObject | undefined,
+): IDataObject {
+	const response = (error as { errorResponse?: unknown }).errorResponse;
+	const code = isObject(response) && typeof response.code === 'string' ? response.code : undefined;
+	return {
+		error: error.message,
+		...(error.description ? { description: error.description } : {}),
+		outcome,
+		placed: outcome === 'unknown' ? 'unknown' : false,
+		...(code ? { code } : {}),
+		...(error.httpCode && error.httpCode !== 'none' ? { httpCode: error.httpCode } : {}),
+		...(summary ?? {}),
+	};
+}
+
+/**
+ * n8n's node setting "Retry On Fail" would run the node again after a failure and dial every number
+ * a second time. Placing calls refuses it before anything is sent.
+ */
+export function refuseAutomaticRetry(node: INode): void {
+	if (node.retryOnFail === true) {
+		throw new NodeOperationError(
+			node,
+			'Invalid "Retry On Fail": must be off when placing calls',
+			{
+				description:
+					'Retry On Fail (node Settings) would run the node again after a failure and call every number a second time. Placing a call is never retried automatically: turn Retry On Fail off, and set On Error to "Continue" to get one result per call.',
+			},
+		);
+	}
+}
+
+/** An error thrown while reading an item, as the node error n8n shows (validation errors already are). */
+export function asNodeError(node: INode, error: unknown, itemIndex: number): NodeOperationError | NodeApiError {
+	if (error instanceof NodeOperationError || error instanceof NodeApiError) return error;
+	return new NodeOperationError(node, error as Error, { itemIndex });
+}

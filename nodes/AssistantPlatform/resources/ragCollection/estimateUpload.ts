@@ -1,0 +1,166 @@
+import type {
+	IDataObject,
+	IExecuteSingleFunctions,
+	IHttpRequestOptions,
+	INodeProperties,
+} from 'n8n-workflow';
+
+import { CHUNK_SIZE_DEFAULT } from '../../shared/constants';
+import { additionalFieldsJson, ragCollectionLocator } from '../../shared/descriptions';
+import {
+	assertAcceptedFileType,
+	assertChunkSize,
+	assertNonEmpty,
+	invalid,
+	parseJsonObject,
+} from '../../shared/validation';
+
+import {
+	assertWithinAllowance,
+	binarySelectionProperties,
+	chunkSizeProperty,
+	readRagId,
+	selectFiles,
+	showFor,
+} from './common';
+
+const show = showFor('estimateUpload');
+
+/**
+ * preSend: builds `{ragId?, chunkSize, files: [{fileName, sizeBytes}]}` from the input item's binary
+ * data (the same files Upload Documents would send) or from a typed list, checking chunk size, file
+ * types and the 200 MB allowance before anything is sent.
+ */
+async function buildEstimate(
+	this: IExecuteSingleFunctions,
+	requestOptions: IHttpRequestOptions,
+): Promise<IHttpRequestOptions> {
+	const node = this.getNode();
+	const itemIndex = this.getItemIndex();
+	const chunkSize = assertChunkSize(node, this.getNodeParameter('chunkSize', CHUNK_SIZE_DEFAULT), itemIndex);
+
+	const body: IDataObject = {};
+	const ragValue = this.getNodeParameter('ragId', '', { extractValue: true });
+	if (ragValue !== undefined && ragValue !== null && String(ragValue).trim() !== '') {
+		body.ragId = readRagId(node, ragValue, itemIndex);
+	}
+	body.chunkSize = chunkSize;
+
+	if (this.getNodeParameter('filesFrom', 'binary') === 'list') {
+		const rows = (this.getNodeParameter('fileList.files', []) as IDataObject[]) ?? [];
+		if (rows.length === 0) {
+			throw invalid(node, 'Files', 'add at least one file (File Name and Size in Bytes)', itemIndex);
+		}
+		const files = rows.map((row) => {
+			const fileName = assertNonEmpty(node, 'File Name', row.fileName, itemIndex);
+			assertAcceptedFileType(node, 'File Name', fileName, itemIndex);
+			const raw = row.sizeBytes;
+			const sizeBytes = typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : raw;
+			if (typeof sizeBytes !== 'number' || !Number.isSafeInteger(sizeBytes) || sizeBytes < 0) {
+				throw invalid(
+					node,
+					'Size in Bytes',
+					`must be a whole number of bytes, 0 or more (got ${JSON.stringify(raw)} for "${fileName}")`,
+					itemIndex,
+				);
+			}
+			return { fileName, sizeBytes };
+		});
+		assertWithinAllowance(
+			node,
+			'Files',
+			files.map((f) => f.sizeBytes),
+			itemIndex,
+		);
+		body.files = files;
+	} else {
+		const selected = await selectFiles(
+			node,
+			{
+				item: this.getInputData(),
+				assertBinaryData: (property) => this.helpers.assertBinaryData(property),
+				getBuffer: async (property) => await this.helpers.getBinaryDataBuffer(property),
+			},
+			this.getNodeParameter('binarySelection', 'named'),
+			this.getNodeParameter('binaryPropertyName', 'data'),
+			itemIndex,
+		);
+		body.files = selected.map((file) => ({ fileName: file.fileName, sizeBytes: file.sizeBytes }));
+	}
+
+	const extra = parseJsonObject(
+		node,
+		'Additional Fields (JSON)',
+		this.getNodeParameter('additionalFieldsJson', ''),
+		itemIndex,
+	);
+	return { ...requestOptions, body: { ...body, ...extra } };
+}
+
+export const estimateUploadPreSend = [buildEstimate];
+
+export const estimateUploadDescription: INodeProperties[] = [
+	ragCollectionLocator(show, {
+		required: false,
+		description:
+			'Optional: the collection the documents are meant for. Leave empty to estimate without one.',
+	}),
+	{
+		displayName: 'Files From',
+		name: 'filesFrom',
+		type: 'options',
+		options: [
+			{
+				name: 'Input Binary Data',
+				value: 'binary',
+				description:
+					"The input item's binary fields, exactly as Upload Documents would send them",
+			},
+			{
+				name: 'List of Names and Sizes',
+				value: 'list',
+				description: 'Type file names and sizes, without having the files',
+			},
+		],
+		default: 'binary',
+		description: 'Where the names and sizes of the files to estimate come from',
+		displayOptions: { show },
+	},
+	...binarySelectionProperties({ ...show, filesFrom: ['binary'] }),
+	{
+		displayName: 'Files',
+		name: 'fileList',
+		type: 'fixedCollection',
+		typeOptions: { multipleValues: true },
+		placeholder: 'Add File',
+		default: {},
+		description: 'The files to estimate',
+		displayOptions: { show: { ...show, filesFrom: ['list'] } },
+		options: [
+			{
+				displayName: 'File',
+				name: 'files',
+				values: [
+					{
+						displayName: 'File Name',
+						name: 'fileName',
+						type: 'string',
+						default: '',
+						placeholder: 'e.g. manual.pdf',
+						description: 'Name with extension (.pdf .txt .doc .docx .csv .xls .xlsx)',
+					},
+					{
+						displayName: 'Size in Bytes',
+						name: 'sizeBytes',
+						type: 'number',
+						typeOptions: { minValue: 0 },
+						default: 0,
+						description: 'Size of the file in bytes',
+					},
+				],
+			},
+		],
+	},
+	chunkSizeProperty(show),
+	additionalFieldsJson(show, 'estimate request'),
+];

@@ -1,0 +1,7 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+import { listProperties } from '../../shared/descriptions';
+
+import { showFor } from './common';
+
+export const getManyDescription: INodeProperties[] = [...listProperties(showFor('getAll'), 'collections')];

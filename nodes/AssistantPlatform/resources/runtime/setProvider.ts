@@ -1,0 +1,140 @@
+import type {
+	IDataObject,
+	IExecuteSingleFunctions,
+	IHttpRequestOptions,
+	INodeProperties,
+} from 'n8n-workflow';
+
+import { assistantLocator } from '../../shared/descriptions';
+import { assertNonEmpty, parseJsonObject } from '../../shared/validation';
+import { assertProviderKind, providerKindOptions } from '../catalog/catalogReader';
+
+import { readText, showFor } from './common';
+
+const show = showFor('setProvider');
+
+/**
+ * preSend: PATCH /assistants/{assistantId}/runtime/{kind} with
+ * {providerId, model?, voice?, language?, settings?} (docs/assumptions.md row 6).
+ * Runs after pathFrom('/assistants/{assistantId}/runtime').
+ */
+export async function buildProviderRequest(
+	this: IExecuteSingleFunctions,
+	requestOptions: IHttpRequestOptions,
+): Promise<IHttpRequestOptions> {
+	const node = this.getNode();
+	const itemIndex = this.getItemIndex();
+	const kind = assertProviderKind(this, this.getNodeParameter('providerKind', ''), itemIndex);
+	const providerId = assertNonEmpty(
+		node,
+		'Provider',
+		this.getNodeParameter('providerId', '', { extractValue: true }),
+		itemIndex,
+	);
+	const body: IDataObject = { providerId };
+	const model = readText(this.getNodeParameter('model', '', { extractValue: true }));
+	if (model !== '') body.model = model;
+	const options = (this.getNodeParameter('providerOptions', {}) ?? {}) as IDataObject;
+	const voice = readText(options.voice);
+	if (voice !== '') body.voice = voice;
+	const language = readText(options.language);
+	if (language !== '') body.language = language;
+	if (options.settings !== undefined) {
+		body.settings = parseJsonObject(node, 'Settings', options.settings, itemIndex);
+	}
+	return { ...requestOptions, url: `${requestOptions.url}/${kind}`, body };
+}
+
+export const setProviderDescription: INodeProperties[] = [
+	assistantLocator(show),
+	{
+		displayName: 'Kind',
+		name: 'providerKind',
+		type: 'options',
+		options: providerKindOptions,
+		default: 'llm',
+		description: 'Which runtime slot of the assistant to set',
+		displayOptions: { show },
+	},
+	{
+		displayName: 'Provider',
+		name: 'providerId',
+		type: 'resourceLocator',
+		default: { mode: 'list', value: '' },
+		required: true,
+		description: 'The provider to use, from the live catalog of the chosen kind',
+		modes: [
+			{
+				displayName: 'From List',
+				name: 'list',
+				type: 'list',
+				placeholder: 'Select a provider...',
+				typeOptions: { searchListMethod: 'searchProviders', searchable: true },
+			},
+			{
+				displayName: 'By ID',
+				name: 'id',
+				type: 'string',
+				placeholder: 'e.g. openai',
+			},
+		],
+		displayOptions: { show },
+	},
+	{
+		displayName: 'Model',
+		name: 'model',
+		type: 'resourceLocator',
+		default: { mode: 'list', value: '' },
+		description:
+			"The provider's model. Leave empty to keep the provider's default. The list shows the models the chosen provider offers in the catalog.",
+		modes: [
+			{
+				displayName: 'From List',
+				name: 'list',
+				type: 'list',
+				placeholder: 'Select a model...',
+				typeOptions: { searchListMethod: 'searchProviderModels', searchable: true },
+			},
+			{
+				displayName: 'By Name',
+				name: 'id',
+				type: 'string',
+				placeholder: 'e.g. gpt-4o-mini',
+			},
+		],
+		displayOptions: { show },
+	},
+	{
+		displayName: 'Options',
+		name: 'providerOptions',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		displayOptions: { show },
+		options: [
+			{
+				displayName: 'Language',
+				name: 'language',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. it-IT',
+				description: 'Language for the provider, one of those the catalog lists for it',
+			},
+			{
+				displayName: 'Settings (JSON)',
+				name: 'settings',
+				type: 'json',
+				default: '{}',
+				description: 'Provider-specific settings, sent as the "settings" object',
+			},
+			{
+				displayName: 'Voice',
+				name: 'voice',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. alloy',
+				description: 'Voice for speech synthesis, one of those the catalog lists for the provider',
+			},
+		],
+	},
+];
