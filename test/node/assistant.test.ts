@@ -1,8 +1,7 @@
 import { runNode } from '../harness/engine';
-import { assistantKeysOf } from '../harness/sandbox';
+import { assistantKeysOf, startSandbox } from '../harness/sandbox';
 import { allowSecretInOutput } from '../harness/secretsGuard';
 import type { SandboxFixture } from '../harness/sandbox';
-import { startSandbox } from '../harness/sandbox';
 
 let fx: SandboxFixture;
 
@@ -183,6 +182,56 @@ describe('Assistant → Get Many', () => {
 		expect(items).toHaveLength(120);
 		expect(fx.sandbox.journal).toHaveLength(3);
 		expect(fx.sandbox.journal.map((e) => e.query.limit)).toEqual(['50', '50', '50']);
+	});
+
+	test('Return All over exactly one full page: one request, hasMore false ends the walk', async () => {
+		const empty = await startSandbox({ seed: { demo: false } });
+		try {
+			empty.sandbox.seed({ assistants: 500 });
+			empty.sandbox.clearJournal();
+			const { items, error } = await runNode({
+				parameters: { resource: 'assistant', operation: 'getAll', returnAll: true },
+				credentials: empty.credentials,
+			});
+			expect(error).toBeUndefined();
+			expect(items).toHaveLength(500);
+			// 500 items fill the first page exactly; whether a second request is needed depends on
+			// meta.hasMore, which the platform sets false on the last page.
+			expect(empty.sandbox.journal).toHaveLength(1);
+			expect(empty.sandbox.journal[0].query).toEqual({ limit: '500' });
+		} finally {
+			await empty.sandbox.stop();
+		}
+	});
+
+	test('Return All over no assistants at all: one request, no items', async () => {
+		const empty = await startSandbox({ seed: { demo: false } });
+		try {
+			empty.sandbox.clearJournal();
+			const { items, error } = await runNode({
+				parameters: { resource: 'assistant', operation: 'getAll', returnAll: true },
+				credentials: empty.credentials,
+			});
+			expect(error).toBeUndefined();
+			expect(items).toHaveLength(0);
+			expect(empty.sandbox.journal).toHaveLength(1);
+			expect(empty.sandbox.journal[0].query).toEqual({ limit: '500' });
+		} finally {
+			await empty.sandbox.stop();
+		}
+	});
+
+	test('Limit over 10,000 assistants: only the pages needed, limit on every one', async () => {
+		fx.sandbox.seed({ assistants: 10_000 });
+		fx.sandbox.clearJournal();
+		const { items } = await runNode({
+			parameters: { resource: 'assistant', operation: 'getAll', returnAll: false, limit: 1_234 },
+			credentials: fx.credentials,
+		});
+		expect(items).toHaveLength(1_234);
+		expect(fx.sandbox.journal).toHaveLength(3);
+		expect(fx.sandbox.journal.map((e) => e.query.limit)).toEqual(['500', '500', '500']);
+		expect(new Set(items.map((i) => i.json.assistantId)).size).toBe(1_234);
 	});
 
 	test('a small Limit asks for just that many in one request', async () => {
