@@ -11,6 +11,7 @@ import {
 	isIpOrHostname,
 	parseJsonObject,
 } from '../../shared/validation';
+import { redactUrl } from '../../shared/redact';
 
 export type Route = 'trunk' | 'pbx';
 
@@ -126,7 +127,7 @@ export function readPlacement(
 		summary.ipPbx = ipPbx;
 		if (sipPort !== undefined) summary.sipPort = sipPort;
 	}
-	if (callResultUrl !== undefined) summary.callResultUrl = callResultUrl;
+	if (callResultUrl !== undefined) summary.callResultUrl = redactUrl(callResultUrl);
 	return { route, path: ROUTE_PATHS[route], body, summary };
 }
 

@@ -1,0 +1,332 @@
+import type {
+	IDataObject,
+	IHookFunctions,
+	INodeType,
+	INodeTypeDescription,
+	IWebhookFunctions,
+	IWebhookResponseData,
+} from 'n8n-workflow';
+import { NodeConnectionTypes } from 'n8n-workflow';
+
+import { searchAssistants } from '../AssistantPlatform/listSearch/searchAssistants';
+import { PORTAL_CREDENTIAL } from '../AssistantPlatform/shared/constants';
+
+import { triggerProperties } from './description';
+import type { EventName } from './events';
+import {
+	correlationFields,
+	eventBySlug,
+	MAX_BODY_BYTES,
+	parseCallResult,
+	readJsonObject,
+} from './events';
+import {
+	desiredRegistration,
+	eventUrls,
+	needsRegistration,
+	readConfig,
+	register,
+	sameRegistration,
+	storedRegistration,
+	storeRegistration,
+	unregister,
+} from './registration';
+import { constantTimeEqual, ipAllowed, parseAllowlist, secretProblem } from './security';
+
+/** The parts of n8n's request (an express Request) the trigger reads. */
+interface TriggerRequest {
+	path?: string;
+	url?: string;
+	ip?: string;
+	headers: Record<string, string | string[] | undefined>;
+	rawBody?: unknown;
+	body?: unknown;
+	socket?: { remoteAddress?: string };
+}
+
+/** The parts of n8n's response (an express Response, a Node ServerResponse) the trigger writes. */
+interface TriggerResponse {
+	statusCode: number;
+	setHeader(name: string, value: string): unknown;
+	end(chunk?: string): unknown;
+}
+
+/** Answers the request itself with a status and a short JSON reason; nothing starts. */
+function refuse(ctx: IWebhookFunctions, status: number, reason: string): IWebhookResponseData {
+	const res = ctx.getResponseObject() as unknown as TriggerResponse;
+	res.statusCode = status;
+	res.setHeader('Content-Type', 'application/json; charset=utf-8');
+	res.end(JSON.stringify({ error: reason }));
+	return { noWebhookResponse: true };
+}
+
+function header(req: TriggerRequest, name: string): string | undefined {
+	const value = req.headers[name.toLowerCase()];
+	return Array.isArray(value) ? value.join(', ') : value;
+}
+
+function requestPath(req: TriggerRequest): string {
+	if (typeof req.path === 'string' && req.path !== '') return req.path;
+	const url = typeof req.url === 'string' ? req.url : '';
+	const query = url.indexOf('?');
+	return query < 0 ? url : url.slice(0, query);
+}
+
+/**
+ * The token and event of a request path: `…/<webhookId>/<token>/<event>`. A path with one segment
+ * after the webhook id has no token.
+ */
+function tokenAndEvent(path: string, webhookId: string | undefined): { token?: string; slug: string } {
+	const segments = path.split('/').filter((segment) => segment !== '');
+	const anchor = webhookId ? segments.indexOf(webhookId) : -1;
+	const rest = anchor >= 0 ? segments.slice(anchor + 1) : segments.slice(-2);
+	const decode = (segment: string) => {
+		try {
+			return decodeURIComponent(segment);
+		} catch {
+			return segment;
+		}
+	};
+	if (rest.length >= 2) {
+		return { token: decode(rest[rest.length - 2]), slug: decode(rest[rest.length - 1]) };
+	}
+	return { slug: rest.length === 1 ? decode(rest[0]) : '' };
+}
+
+function clientIp(req: TriggerRequest, useForwardedFor: boolean): string {
+	if (useForwardedFor) {
+		const forwarded = (header(req, 'x-forwarded-for') ?? '')
+			.split(',')
+			.map((part) => part.trim())
+			.filter((part) => part !== '');
+		if (forwarded.length > 0) return forwarded[forwarded.length - 1];
+	}
+	return req.ip ?? req.socket?.remoteAddress ?? '';
+}
+
+function isTestActivation(ctx: IHookFunctions): boolean {
+	return ctx.getActivationMode() === 'manual' || ctx.getMode() === 'manual';
+}
+
+const webhookBase = { name: 'default' as const, httpMethod: 'POST', responseMode: 'onReceived' };
+
+export class AssistantPlatformTrigger implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Assistant Platform Trigger',
+		name: 'assistantPlatformTrigger',
+		icon: {
+			light: 'file:assistantPlatformTrigger.svg',
+			dark: 'file:assistantPlatformTrigger.dark.svg',
+		},
+		group: ['trigger'],
+		version: 1,
+		subtitle: '={{($parameter["events"] || []).join(", ")}}',
+		description:
+			'Starts the workflow when the voice-assistant platform posts a call result, a conversation end or extracted data',
+		defaults: {
+			name: 'Assistant Platform Trigger',
+		},
+		inputs: [],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [
+			{
+				name: PORTAL_CREDENTIAL,
+				required: true,
+				displayOptions: {
+					show: { events: ['conversationEnd', 'extractedData'], registerOnPublish: [true] },
+				},
+			},
+		],
+		// One URL per event, each carrying the secret: …/<webhookId>/<secret>/<event>. The first one
+		// (call result) is what getNodeWebhookUrl('default') returns; the others share its base.
+		// The last two are hidden catch-alls (dynamic paths; the webhook id in the parameter names
+		// keeps their stored path unique): a post with a wrong token, or none, reaches the node and
+		// is answered 401 instead of n8n's 404.
+		webhooks: [
+			{
+				...webhookBase,
+				path: '={{$parameter["webhookSecret"]}}/call-result',
+				ndvHideUrl: '={{!($parameter["events"] || []).includes("callResult")}}',
+			},
+			{
+				...webhookBase,
+				path: '={{$parameter["webhookSecret"]}}/conversation-end',
+				ndvHideUrl: '={{!($parameter["events"] || []).includes("conversationEnd")}}',
+			},
+			{
+				...webhookBase,
+				path: '={{$parameter["webhookSecret"]}}/extracted-data',
+				ndvHideUrl: '={{!($parameter["events"] || []).includes("extractedData")}}',
+			},
+			{
+				...webhookBase,
+				path: '={{":token" + $webhookId + "/:event"}}',
+				isFullPath: true,
+				ndvHideUrl: true,
+			},
+			{
+				...webhookBase,
+				path: '={{":event" + $webhookId}}',
+				isFullPath: true,
+				ndvHideUrl: true,
+			},
+		],
+		properties: triggerProperties,
+	};
+
+	methods = { listSearch: { searchAssistants } };
+
+	webhookMethods = {
+		default: {
+			async checkExists(this: IHookFunctions): Promise<boolean> {
+				// Validates the configuration on every activation, test or production.
+				const test = isTestActivation(this);
+				const config = readConfig(this, !test);
+				if (test || !needsRegistration(config)) return true;
+				const wanted = desiredRegistration(config, eventUrls(this));
+				return sameRegistration(storedRegistration(this), wanted);
+			},
+
+			async create(this: IHookFunctions): Promise<boolean> {
+				// Listening for a test event never changes the platform: it keeps calling the
+				// production URL (see the notice).
+				const test = isTestActivation(this);
+				const config = readConfig(this, !test);
+				if (test || !needsRegistration(config)) return true;
+				const wanted = desiredRegistration(config, eventUrls(this));
+				const previous = storedRegistration(this);
+				if (previous && !sameRegistration(previous, wanted)) {
+					// Something else was set before (another assistant or event set): undo what the
+					// new registration does not overwrite.
+					const sameAssistant = previous.assistantId === wanted.assistantId;
+					await unregister(this, {
+						...previous,
+						conversationEndUrl:
+							sameAssistant && wanted.conversationEndUrl ? undefined : previous.conversationEndUrl,
+						extractedDataUrl:
+							sameAssistant && wanted.extractedDataUrl ? undefined : previous.extractedDataUrl,
+					});
+					storeRegistration(this, undefined);
+				}
+				await register(this, config, wanted);
+				storeRegistration(this, wanted);
+				return true;
+			},
+
+			async delete(this: IHookFunctions): Promise<boolean> {
+				const previous = storedRegistration(this);
+				if (!previous) return true;
+				// The end of a test listen also calls delete, through the test URL: the production
+				// registration is not its to remove.
+				const urls = eventUrls(this);
+				const ours =
+					(previous.conversationEndUrl !== undefined &&
+						previous.conversationEndUrl === urls.conversationEnd) ||
+					(previous.extractedDataUrl !== undefined && previous.extractedDataUrl === urls.extractedData);
+				if (!ours) return true;
+				await unregister(this, previous);
+				storeRegistration(this, undefined);
+				return true;
+			},
+		},
+	};
+
+	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
+		const req = this.getRequestObject() as unknown as TriggerRequest;
+		const options = this.getNodeParameter('options', {}) as IDataObject;
+
+		// 1. Where the post comes from.
+		const allowlist = typeof options.ipAllowlist === 'string' ? options.ipAllowlist.trim() : '';
+		if (allowlist !== '') {
+			const { ranges, invalid } = parseAllowlist(allowlist);
+			const ip = clientIp(req, options.useForwardedFor === true);
+			if (invalid.length > 0 || !ipAllowed(ip, ranges)) {
+				return refuse(this, 403, 'address not allowed');
+			}
+		}
+
+		// 2. The secret token in the path, compared in constant time.
+		const { token, slug } = tokenAndEvent(requestPath(req), this.getNode().webhookId);
+		const secret = this.getNodeParameter('webhookSecret', '') as unknown;
+		if (
+			typeof secret !== 'string' ||
+			secretProblem(secret) !== undefined ||
+			token === undefined ||
+			!constantTimeEqual(token, secret)
+		) {
+			return refuse(this, 401, 'missing or wrong token');
+		}
+
+		// 3. Which event.
+		const event: EventName | undefined = eventBySlug(slug);
+		if (!event) return refuse(this, 404, 'unknown event');
+		const events = this.getNodeParameter('events', []) as unknown;
+		if (!Array.isArray(events) || !events.includes(event)) {
+			return refuse(this, 404, 'event not enabled on this trigger');
+		}
+
+		// 4. Size.
+		const declared = Number(header(req, 'content-length') ?? 0);
+		const rawLength = req.rawBody instanceof Uint8Array ? req.rawBody.length : 0;
+		if (declared > MAX_BODY_BYTES || rawLength > MAX_BODY_BYTES) {
+			return refuse(this, 413, `body larger than ${MAX_BODY_BYTES} bytes`);
+		}
+
+		// 5. The platform's authentication header on conversation ends, when configured.
+		if (event === 'conversationEnd') {
+			const name = typeof options.authHeaderName === 'string' ? options.authHeaderName.trim() : '';
+			const expected = typeof options.authHeaderValue === 'string' ? options.authHeaderValue : '';
+			if (name !== '' && expected !== '') {
+				const received = header(req, name);
+				if (received === undefined || !constantTimeEqual(received, expected)) {
+					return refuse(this, 401, 'missing or wrong authentication header');
+				}
+			}
+		}
+
+		// 6. The body.
+		const contentType = (header(req, 'content-type') ?? '').toLowerCase();
+		if (contentType.startsWith('multipart/')) return refuse(this, 400, 'the body is not JSON');
+		const parsed = readJsonObject(req.rawBody, req.body);
+		if (!parsed.ok) return refuse(this, 400, parsed.reason);
+		const body = parsed.value;
+		const receivedAt = new Date().toISOString();
+
+		let json: IDataObject;
+		if (event === 'callResult') {
+			const result = parseCallResult(body);
+			if (!result.ok) return refuse(this, 400, result.reason);
+			const filters = this.getNodeParameter('filters', {}) as IDataObject;
+			const statuses = Array.isArray(filters.dialStatuses) ? (filters.dialStatuses as string[]) : [];
+			const minDuration = typeof filters.minDuration === 'number' ? filters.minDuration : 0;
+			const statusMatches =
+				statuses.length === 0 ||
+				statuses.some((s) => s.toUpperCase() === result.value.dialStatus.trim().toUpperCase());
+			if (!statusMatches || result.value.duration < minDuration) {
+				return { webhookResponse: { received: true, started: false, reason: 'filtered out' } };
+			}
+			json = {
+				event,
+				internal_id: result.value.internal_id,
+				dialStatus: result.value.dialStatus,
+				duration: result.value.duration,
+				receivedAt,
+				body,
+			};
+		} else if (event === 'conversationEnd') {
+			json = { event, ...correlationFields(body), receivedAt, body };
+		} else {
+			const data = body.data;
+			json = {
+				event,
+				...correlationFields(body),
+				data:
+					typeof data === 'object' && data !== null && !Array.isArray(data) ? (data as IDataObject) : body,
+				receivedAt,
+				body,
+			};
+		}
+
+		return { workflowData: [[{ json }]] };
+	}
+}

@@ -1,0 +1,211 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+import { SCHEMA_TYPES } from '../AssistantPlatform/shared/constants';
+import { assistantLocator } from '../AssistantPlatform/shared/descriptions';
+
+const REGISTRABLE = { events: ['conversationEnd', 'extractedData'] };
+const REGISTERING = { ...REGISTRABLE, registerOnPublish: [true] };
+
+const DIAL_STATUSES = ['ANSWER', 'BUSY', 'CANCEL', 'CONGESTION', 'FAILED', 'NOANSWER'];
+
+export const triggerProperties: INodeProperties[] = [
+	{
+		displayName:
+			'Each event has its own URL under "Webhook URLs" above (…/call-result, …/conversation-end, …/extracted-data); each URL contains the Webhook Secret, so keep it private. Test URL vs Production URL: the Test URL only works while you click "Listen for test event" in the editor; the platform calls the Production URL, and only once this workflow is published. Paste the Production Call Result URL as the Call Result URL of a Place Call. Publishing configures Conversation End and Extracted Data on the chosen assistant with the Production URLs; listening for a test event changes nothing on the platform, so those events keep going to the Production URL (nowhere while unpublished). Unpublishing turns them off again.',
+		name: 'notice',
+		type: 'notice',
+		default: '',
+	},
+	{
+		displayName: 'Events',
+		name: 'events',
+		type: 'multiOptions',
+		required: true,
+		default: ['callResult'],
+		description: 'The platform events that start the workflow. Each event has its own URL.',
+		options: [
+			{
+				name: 'Call Result',
+				value: 'callResult',
+				description:
+					'The platform POSTs {internal_id, dialstatus, duration} to the Call Result URL of an outbound call when the call ends',
+			},
+			{
+				name: 'Conversation End',
+				value: 'conversationEnd',
+				description: "The assistant's conversation-end webhook, when a conversation ends",
+			},
+			{
+				name: 'Extracted Data',
+				value: 'extractedData',
+				description: 'The data extracted after the conversation, shaped by the extraction schema',
+			},
+		],
+	},
+	{
+		displayName: 'Webhook Secret',
+		name: 'webhookSecret',
+		type: 'string',
+		typeOptions: { password: true },
+		required: true,
+		default: '',
+		description:
+			'Random secret that becomes part of every URL of this trigger: at least 32 characters from A-Z, a-z, 0-9, "-" and "_" (at least 128 bits). Generate one with "openssl rand -hex 32". Posts without it, or with another value, are refused with 401. Changing it changes the URLs.',
+	},
+	{
+		displayName: 'Configure Platform on Publish',
+		name: 'registerOnPublish',
+		type: 'boolean',
+		default: true,
+		description:
+			"Whether publishing the workflow sets this trigger's Production URLs on the assistant (conversation-end webhook and/or data extraction), and unpublishing turns them off. Off: set the URLs in the portal yourself.",
+		displayOptions: { show: REGISTRABLE },
+	},
+	assistantLocator(
+		{ resource: [], operation: [] },
+		{
+			description: 'The assistant whose conversation-end webhook and data extraction this trigger configures',
+			displayOptions: { show: REGISTERING },
+		},
+	),
+	{
+		displayName: 'Authentication Name',
+		name: 'authName',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. n8n-webhook-header',
+		description:
+			'Name of an authentication saved for your account in the portal; the platform adds it to conversation-end posts. Leave empty to send them without authentication.',
+		displayOptions: { show: { events: ['conversationEnd'], registerOnPublish: [true] } },
+	},
+	{
+		displayName: 'Extraction Schema',
+		name: 'extractionSchema',
+		type: 'fixedCollection',
+		placeholder: 'Add Property',
+		typeOptions: { multipleValues: true, sortable: true },
+		default: {},
+		description: 'The data the platform extracts after each conversation and posts to the Extracted Data URL',
+		displayOptions: { show: { events: ['extractedData'], registerOnPublish: [true] } },
+		options: [
+			{
+				displayName: 'Property',
+				name: 'properties',
+				values: [
+					{
+						displayName: 'Description',
+						name: 'description',
+						type: 'string',
+						default: '',
+						description: 'What the property means; the platform uses it to extract the value',
+					},
+					{
+						displayName: 'Enum Values',
+						name: 'enumValues',
+						type: 'string',
+						default: '',
+						placeholder: 'e.g. yes, no, maybe',
+						description: 'Allowed values, separated by commas (sent as values)',
+						displayOptions: { show: { type: ['enum'] } },
+					},
+					{
+						displayName: 'Name',
+						name: 'name',
+						type: 'string',
+						default: '',
+						placeholder: 'e.g. customerName',
+						description: 'Property name, unique in the schema',
+					},
+					{
+						displayName: 'Required',
+						name: 'required',
+						type: 'boolean',
+						default: false,
+						description: 'Whether the property must be extracted',
+					},
+					{
+						displayName: 'Type',
+						name: 'type',
+						type: 'options',
+						default: 'string',
+						options: SCHEMA_TYPES.map((type) => ({
+							name: type.charAt(0).toUpperCase() + type.slice(1),
+							value: type,
+						})),
+					},
+				],
+			},
+		],
+	},
+	{
+		displayName: 'Call Result Filters',
+		name: 'filters',
+		type: 'collection',
+		placeholder: 'Add Filter',
+		default: {},
+		description:
+			'Call results that do not match are answered 200 and start nothing. Other events are not filtered.',
+		displayOptions: { show: { events: ['callResult'] } },
+		options: [
+			{
+				displayName: 'Dial Statuses',
+				name: 'dialStatuses',
+				type: 'multiOptions',
+				default: [],
+				description: 'Start the workflow only for these outcomes (compared without regard to case)',
+				options: DIAL_STATUSES.map((status) => ({ name: status, value: status })),
+			},
+			{
+				displayName: 'Minimum Duration (Seconds)',
+				name: 'minDuration',
+				type: 'number',
+				typeOptions: { minValue: 0 },
+				default: 0,
+				description: 'Start the workflow only for calls that lasted at least this long',
+			},
+		],
+	},
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		options: [
+			{
+				displayName: 'Auth Header Name',
+				name: 'authHeaderName',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. X-Webhook-Token',
+				description:
+					'Header the platform adds to conversation-end posts for your Authentication Name. When set with Auth Header Value, conversation ends without that exact header are refused with 401.',
+			},
+			{
+				displayName: 'Auth Header Value',
+				name: 'authHeaderValue',
+				type: 'string',
+				typeOptions: { password: true },
+				default: '',
+				description: 'Expected value of the Auth Header Name header (the value saved in the portal)',
+			},
+			{
+				displayName: 'IP Allowlist',
+				name: 'ipAllowlist',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. 203.0.113.0/24, 2001:db8::/32',
+				description:
+					'Addresses or CIDR ranges (IPv4 and IPv6), separated by commas. Posts from other addresses are refused with 403. Empty: any address.',
+			},
+			{
+				displayName: 'Use X-Forwarded-For',
+				name: 'useForwardedFor',
+				type: 'boolean',
+				default: false,
+				description:
+					"Whether to check the last address in X-Forwarded-For (the one your reverse proxy added) instead of n8n's view of the client. Turn on only behind a proxy that sets it; n8n's N8N_PROXY_HOPS setting is the alternative.",
+			},
+		],
+	},
+];

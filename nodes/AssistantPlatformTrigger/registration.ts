@@ -1,0 +1,302 @@
+import type { IDataObject, IHookFunctions, INode } from 'n8n-workflow';
+
+import { SCHEMA_TYPES } from '../AssistantPlatform/shared/constants';
+import { portalRequest } from '../AssistantPlatform/shared/transport';
+import { invalid } from '../AssistantPlatform/shared/validation';
+
+import type { EventName } from './events';
+import { EVENTS, slugOf } from './events';
+import { parseAllowlist, secretProblem } from './security';
+
+/** Events whose platform configuration the trigger can set when the workflow is published. */
+export const REGISTRABLE_EVENTS: EventName[] = ['conversationEnd', 'extractedData'];
+
+export interface SchemaProperty {
+	name: string;
+	type: string;
+	description: string;
+	required: boolean;
+	values?: string[];
+}
+
+/** What the trigger set on the platform, kept in the node's static data between publish and unpublish. */
+export interface Registration {
+	assistantId: string;
+	/** Conversation-end webhook URL set (enabled) on the platform. */
+	conversationEndUrl?: string;
+	/** hangupUrl set in the extraction configuration. */
+	extractedDataUrl?: string;
+	/** authName and schema that were sent, to tell whether a re-activation must send them again. */
+	fingerprint: string;
+}
+
+const STATIC_KEY = 'registration';
+
+export interface TriggerConfig {
+	events: EventName[];
+	registerOnPublish: boolean;
+	assistantId?: string;
+	authName: string | null;
+	schema: SchemaProperty[];
+}
+
+function selectedEvents(ctx: IHookFunctions): EventName[] {
+	const raw = ctx.getNodeParameter('events', []) as unknown;
+	const list = Array.isArray(raw) ? raw : [];
+	return EVENTS.map((e) => e.value).filter((value) => list.includes(value));
+}
+
+export function needsRegistration(config: TriggerConfig): boolean {
+	return config.registerOnPublish && config.events.some((e) => REGISTRABLE_EVENTS.includes(e));
+}
+
+function readSchema(ctx: IHookFunctions, node: INode): SchemaProperty[] {
+	const collection = ctx.getNodeParameter('extractionSchema', {}) as IDataObject;
+	const rows = (Array.isArray(collection.properties) ? collection.properties : []) as IDataObject[];
+	if (rows.length === 0) {
+		throw invalid(node, 'Extraction Schema', 'add at least one property to extract');
+	}
+	const seen = new Set<string>();
+	return rows.map((row, index) => {
+		const label = `Extraction Schema › Property ${index + 1}`;
+		const name = typeof row.name === 'string' ? row.name.trim() : '';
+		if (name === '') throw invalid(node, `${label} › Name`, 'must not be empty');
+		if (seen.has(name)) {
+			throw invalid(node, `${label} › Name`, `must be unique: "${name}" is used by an earlier property`);
+		}
+		seen.add(name);
+		const type = typeof row.type === 'string' ? row.type : 'string';
+		if (!SCHEMA_TYPES.includes(type)) {
+			throw invalid(node, `${label} › Type`, `must be one of ${SCHEMA_TYPES.join(', ')} (got "${type}")`);
+		}
+		const property: SchemaProperty = {
+			name,
+			type,
+			description: typeof row.description === 'string' ? row.description : '',
+			required: row.required === true,
+		};
+		if (type === 'enum' && typeof row.enumValues === 'string') {
+			const values = row.enumValues
+				.split(',')
+				.map((v) => v.trim())
+				.filter((v) => v !== '');
+			const duplicate = values.find((value, i) => values.indexOf(value) !== i);
+			if (duplicate !== undefined) {
+				throw invalid(node, `${label} › Enum Values`, `must be unique: "${duplicate}" appears twice`);
+			}
+			if (values.length > 0) property.values = values;
+		}
+		return property;
+	});
+}
+
+/**
+ * Reads and validates the trigger's configuration. Used on every activation, so a bad secret or
+ * allowlist fails the publish or the test listen with a clear error; the registration fields
+ * (assistant, schema, authentication name) only when they are used (`forRegistration`: a publish).
+ */
+export function readConfig(ctx: IHookFunctions, forRegistration: boolean): TriggerConfig {
+	const node = ctx.getNode();
+	const events = selectedEvents(ctx);
+	if (events.length === 0) {
+		throw invalid(node, 'Events', 'choose at least one event');
+	}
+
+	const problem = secretProblem(ctx.getNodeParameter('webhookSecret', '') as unknown);
+	if (problem) throw invalid(node, 'Webhook Secret', problem);
+
+	const options = ctx.getNodeParameter('options', {}) as IDataObject;
+	if (typeof options.ipAllowlist === 'string' && options.ipAllowlist.trim() !== '') {
+		const { ranges, invalid: bad } = parseAllowlist(options.ipAllowlist);
+		if (bad.length > 0) {
+			throw invalid(node, 'IP Allowlist', `not an IP address or CIDR range: ${bad.map((b) => `"${b}"`).join(', ')}`);
+		}
+		if (ranges.length === 0) throw invalid(node, 'IP Allowlist', 'lists no address');
+	}
+	const headerName = typeof options.authHeaderName === 'string' ? options.authHeaderName.trim() : '';
+	const headerValue = typeof options.authHeaderValue === 'string' ? options.authHeaderValue : '';
+	if ((headerName === '') !== (headerValue === '')) {
+		throw invalid(
+			node,
+			headerName === '' ? 'Auth Header Name' : 'Auth Header Value',
+			'set both the header name and its expected value, or neither',
+		);
+	}
+	if (headerName !== '' && !/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(headerName)) {
+		throw invalid(node, 'Auth Header Name', 'must be a valid HTTP header name, e.g. X-Webhook-Token');
+	}
+
+	const registerable = events.some((e) => REGISTRABLE_EVENTS.includes(e));
+	const registerOnPublish = registerable && (ctx.getNodeParameter('registerOnPublish', true) as boolean);
+	const config: TriggerConfig = { events, registerOnPublish, authName: null, schema: [] };
+	if (!registerOnPublish || !forRegistration) return config;
+
+	const assistantId = ctx.getNodeParameter('assistantId', '', { extractValue: true }) as unknown;
+	if (typeof assistantId !== 'string' || assistantId.trim() === '') {
+		throw invalid(node, 'Assistant', 'choose the assistant whose hooks this trigger configures');
+	}
+	config.assistantId = assistantId.trim();
+	if (events.includes('conversationEnd')) {
+		const authName = (ctx.getNodeParameter('authName', '') as string).trim();
+		config.authName = authName === '' ? null : authName;
+		if (headerName !== '' && config.authName === null) {
+			throw invalid(
+				node,
+				'Authentication Name',
+				'is needed when Auth Header Name is set: without it the platform sends conversation ends without the header',
+			);
+		}
+	}
+	if (events.includes('extractedData')) config.schema = readSchema(ctx, node);
+	return config;
+}
+
+/** The URL of each event, derived from the node's first webhook (the call-result one). */
+export function eventUrls(ctx: IHookFunctions): Record<EventName, string> {
+	const first = ctx.getNodeWebhookUrl('default');
+	if (!first) {
+		throw invalid(ctx.getNode(), 'Webhook Secret', 'could not build the webhook URL');
+	}
+	const base = first.slice(0, first.lastIndexOf('/'));
+	return {
+		callResult: `${base}/${slugOf('callResult')}`,
+		conversationEnd: `${base}/${slugOf('conversationEnd')}`,
+		extractedData: `${base}/${slugOf('extractedData')}`,
+	};
+}
+
+function fingerprintOf(config: TriggerConfig): string {
+	return JSON.stringify({ authName: config.authName, schema: config.schema });
+}
+
+export function desiredRegistration(config: TriggerConfig, urls: Record<EventName, string>): Registration {
+	return {
+		assistantId: config.assistantId!,
+		conversationEndUrl: config.events.includes('conversationEnd') ? urls.conversationEnd : undefined,
+		extractedDataUrl: config.events.includes('extractedData') ? urls.extractedData : undefined,
+		fingerprint: fingerprintOf(config),
+	};
+}
+
+export function storedRegistration(ctx: IHookFunctions): Registration | undefined {
+	const data = ctx.getWorkflowStaticData('node');
+	const value = data[STATIC_KEY];
+	if (!value || typeof value !== 'object') return undefined;
+	return value as unknown as Registration;
+}
+
+export function storeRegistration(ctx: IHookFunctions, registration: Registration | undefined): void {
+	const data = ctx.getWorkflowStaticData('node');
+	if (registration === undefined) {
+		delete data[STATIC_KEY];
+	} else {
+		const stored: IDataObject = { assistantId: registration.assistantId, fingerprint: registration.fingerprint };
+		if (registration.conversationEndUrl) stored.conversationEndUrl = registration.conversationEndUrl;
+		if (registration.extractedDataUrl) stored.extractedDataUrl = registration.extractedDataUrl;
+		data[STATIC_KEY] = stored;
+	}
+}
+
+export function sameRegistration(a: Registration | undefined, b: Registration): boolean {
+	return (
+		a !== undefined &&
+		a.assistantId === b.assistantId &&
+		(a.conversationEndUrl ?? '') === (b.conversationEndUrl ?? '') &&
+		(a.extractedDataUrl ?? '') === (b.extractedDataUrl ?? '') &&
+		a.fingerprint === b.fingerprint
+	);
+}
+
+function assistantPath(assistantId: string, suffix: string): string {
+	return `/assistants/${encodeURIComponent(assistantId)}/runtime/hangup/${suffix}`;
+}
+
+async function setConversationWebhook(
+	ctx: IHookFunctions,
+	assistantId: string,
+	body: IDataObject,
+	passStatuses?: number[],
+): Promise<number> {
+	const { statusCode } = await portalRequest(ctx, 'PATCH', assistantPath(assistantId, 'conversation-webhook'), {
+		body,
+		retry: false,
+		passStatuses,
+	});
+	return statusCode;
+}
+
+async function setExtraction(
+	ctx: IHookFunctions,
+	assistantId: string,
+	body: IDataObject,
+	passStatuses?: number[],
+): Promise<number> {
+	const { statusCode } = await portalRequest(ctx, 'PATCH', assistantPath(assistantId, 'schema'), {
+		body,
+		retry: false,
+		passStatuses,
+	});
+	return statusCode;
+}
+
+/** Body that turns the conversation-end webhook off and removes the URL (and its token) from the platform. */
+export const CONVERSATION_WEBHOOK_OFF: IDataObject = { enabled: false, url: null, authName: null };
+/** Body that clears the extraction configuration (docs/assumptions.md, endpoint 17). */
+export const EXTRACTION_CLEARED: IDataObject = { hangupUrl: null, schema: [] };
+
+/**
+ * Undoes a registration. A 404 (the assistant no longer exists) means there is nothing left to turn
+ * off; every other error is thrown.
+ */
+export async function unregister(ctx: IHookFunctions, registration: Registration): Promise<void> {
+	if (registration.conversationEndUrl) {
+		await setConversationWebhook(ctx, registration.assistantId, CONVERSATION_WEBHOOK_OFF, [404]);
+	}
+	if (registration.extractedDataUrl) {
+		await setExtraction(ctx, registration.assistantId, EXTRACTION_CLEARED, [404]);
+	}
+}
+
+/**
+ * Configures the platform: the conversation-end webhook (enabled, this URL, authName) and/or the
+ * extraction configuration (hangupUrl = this URL, the schema). If the second call fails after the
+ * first succeeded, the first is undone before the error is thrown, so nothing is left half-set.
+ */
+export async function register(
+	ctx: IHookFunctions,
+	config: TriggerConfig,
+	wanted: Registration,
+): Promise<void> {
+	const assistantId = wanted.assistantId;
+	let conversationSet = false;
+	let failure: (Error & { description?: string }) | undefined;
+	try {
+		if (wanted.conversationEndUrl) {
+			await setConversationWebhook(ctx, assistantId, {
+				enabled: true,
+				url: wanted.conversationEndUrl,
+				authName: config.authName,
+			});
+			conversationSet = true;
+		}
+		if (wanted.extractedDataUrl) {
+			await setExtraction(ctx, assistantId, {
+				hangupUrl: wanted.extractedDataUrl,
+				schema: config.schema as unknown as IDataObject[],
+			});
+		}
+	} catch (error) {
+		// Already a NodeApiError (platformRequest maps every failure); kept to rethrow after the rollback.
+		failure = error as Error & { description?: string };
+	}
+	if (failure === undefined) return;
+	if (conversationSet) {
+		try {
+			await setConversationWebhook(ctx, assistantId, CONVERSATION_WEBHOOK_OFF, [404]);
+		} catch (rollbackError) {
+			// The original error is the one the user must see; the rollback failure is added to it.
+			failure.description = `${failure.description ?? ''} The conversation-end webhook that was already enabled could not be turned off again (${(rollbackError as Error).message}); turn it off in the portal.`.trim();
+		}
+	}
+	throw failure;
+}
