@@ -36,14 +36,36 @@ export async function startSandbox(
 	};
 }
 
-/** Every assistant key the sandbox knows (state.assistants may be a Map or a record). */
+/** Every assistant key the sandbox knows (current state, including assistants created by tests). */
 export function assistantKeysOf(sandbox: PlatformSandbox): string[] {
-	const assistants = sandbox.state.assistants as unknown;
-	const values =
-		assistants instanceof Map
-			? [...assistants.values()]
-			: Object.values((assistants ?? {}) as Record<string, unknown>);
-	return values
-		.map((a) => (a as { assistantApiKey?: unknown }).assistantApiKey)
-		.filter((k): k is string => typeof k === 'string');
+	return sandbox.state.assistants.list.map((assistant) => assistant.assistantApiKey);
+}
+
+/**
+ * The usual fixture of a test file: a sandbox started before the file's tests, stopped after them,
+ * and (unless `reset: false`) reset to its seed before each test. The returned object is filled in
+ * by `beforeAll`, so read its fields inside hooks and tests only.
+ */
+export function useSandbox(options: SandboxOptions = {}, { reset = true } = {}): SandboxFixture {
+	const fx = {} as SandboxFixture;
+	beforeAll(async () => {
+		Object.assign(fx, await startSandbox(options));
+	});
+	afterAll(async () => {
+		await fx.sandbox?.stop();
+	});
+	if (reset) {
+		beforeEach(() => {
+			fx.sandbox.reset();
+		});
+	}
+	return fx;
+}
+
+/** Asserts that no key the sandbox knows (nor any extra one given) appears in `value`. */
+export function expectNoSecrets(fx: SandboxFixture, value: unknown, extra: string[] = []): void {
+	const text = JSON.stringify(value) ?? '';
+	for (const key of [fx.sandbox.portalKey, fx.sandbox.outboundKey, ...assistantKeysOf(fx.sandbox), ...extra]) {
+		if (key) expect(text).not.toContain(key);
+	}
 }

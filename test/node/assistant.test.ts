@@ -1,32 +1,11 @@
 import { runNode } from '../harness/engine';
-import { assistantKeysOf, startSandbox } from '../harness/sandbox';
+import { expectNoSecrets, startSandbox, useSandbox } from '../harness/sandbox';
 import { allowSecretInOutput } from '../harness/secretsGuard';
-import type { SandboxFixture } from '../harness/sandbox';
 
-let fx: SandboxFixture;
-
-beforeAll(async () => {
-	fx = await startSandbox();
-});
-
-afterAll(async () => {
-	await fx.sandbox.stop();
-});
-
-beforeEach(() => {
-	fx.sandbox.reset();
-});
+const fx = useSandbox();
 
 const byId = (value: string) => ({ __rl: true, mode: 'id', value });
 
-function secretsOf(): string[] {
-	return [fx.sandbox.portalKey, fx.sandbox.outboundKey, ...assistantKeysOf(fx.sandbox)];
-}
-
-function expectNoSecrets(value: unknown): void {
-	const text = JSON.stringify(value);
-	for (const key of secretsOf()) expect(text).not.toContain(key);
-}
 
 describe('Assistant → Create', () => {
 	test('POSTs name, description and mode and returns the id and key', async () => {
@@ -58,7 +37,7 @@ describe('Assistant → Create', () => {
 		const created = fx.sandbox.state.assistants.get(String(items[0].json.assistantId))!;
 		expect(items[0].json.assistantApiKey).toBeUndefined();
 		expect(items[0].json.assistantApiKeyHint).toBe(`…${created.assistantApiKey.slice(-4)}`);
-		expectNoSecrets(items);
+		expectNoSecrets(fx, items);
 	});
 
 	test('outputs the API key when Include API Key in Output is on', async () => {
@@ -143,7 +122,7 @@ describe('Assistant → Create', () => {
 			{ name: 'One', description: '', mode: 'text' },
 			{ name: 'Three', description: '', mode: 'text' },
 		]);
-		expectNoSecrets(items.map((i) => i.json.error));
+		expectNoSecrets(fx, items.map((i) => i.json.error));
 	});
 });
 
@@ -169,7 +148,7 @@ describe('Assistant → Get Many', () => {
 		for (let i = 1; i < journal.length; i++) expect(typeof journal[i].query.cursor).toBe('string');
 		const ids = new Set(items.map((i) => i.json.assistantId));
 		expect(ids.size).toBe(total);
-		expectNoSecrets(items);
+		expectNoSecrets(fx, items);
 	});
 
 	test('Limit stops requesting pages once it has enough, with limit on every page', async () => {

@@ -2,10 +2,10 @@ import type { ILoadOptionsFunctions, INodeListSearchResult, INodePropertyOptions
 
 import { AssistantPlatform } from '../../nodes/AssistantPlatform/AssistantPlatform.node';
 import { PROVIDER_CATALOG, TOOL_CATALOG } from '../../sandbox';
-import type { SandboxFixture } from '../harness/sandbox';
-import { startSandbox } from '../harness/sandbox';
 
 import { addCatalogTools, fillerTools, fromList, loadOptionsContext, recorded } from './runtime-helpers';
+import type { SandboxFixture } from '../harness/sandbox';
+import { startSandbox } from '../harness/sandbox';
 
 let fx: SandboxFixture;
 const node = new AssistantPlatform();

@@ -1,23 +1,10 @@
 import { PROVIDER_CATALOG, TOOL_CATALOG } from '../../sandbox';
 import { runNode } from '../harness/engine';
-import type { SandboxFixture } from '../harness/sandbox';
-import { startSandbox } from '../harness/sandbox';
+import { useSandbox } from '../harness/sandbox';
 
 import { addCatalogTools, byId, expectNoSecrets, fillerTools, portalGet } from './runtime-helpers';
 
-let fx: SandboxFixture;
-
-beforeAll(async () => {
-	fx = await startSandbox();
-});
-
-afterAll(async () => {
-	await fx.sandbox.stop();
-});
-
-beforeEach(() => {
-	fx.sandbox.reset();
-});
+const fx = useSandbox();
 
 async function run(parameters: Record<string, unknown>, extra: Partial<Parameters<typeof runNode>[0]> = {}) {
 	return await runNode({ parameters: { resource: 'catalog', ...parameters }, credentials: fx.credentials, ...extra });

@@ -1,30 +1,11 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { RunOptions } from '../harness/engine';
+import { expectNoSecrets, useSandbox } from '../harness/sandbox';
 import { runNode } from '../harness/engine';
-import type { SandboxFixture } from '../harness/sandbox';
-import { assistantKeysOf, startSandbox } from '../harness/sandbox';
 
-let fx: SandboxFixture;
+const fx = useSandbox();
 
-beforeAll(async () => {
-	fx = await startSandbox();
-});
-
-afterAll(async () => {
-	await fx.sandbox.stop();
-});
-
-beforeEach(() => {
-	fx.sandbox.reset();
-});
-
-function expectNoSecrets(value: unknown): void {
-	const text = JSON.stringify(value) ?? '';
-	for (const key of [fx.sandbox.portalKey, fx.sandbox.outboundKey, ...assistantKeysOf(fx.sandbox)]) {
-		expect(text).not.toContain(key);
-	}
-}
 
 function request(parameters: IDataObject, extra: Partial<RunOptions> = {}): RunOptions {
 	return {
@@ -46,7 +27,7 @@ describe('Custom API Request → single requests', () => {
 		expect(items).toHaveLength(total);
 		expect(items[0].json.knowledgeId).toMatch(/^kb_/);
 		expect(items.every((i) => (i.pairedItem as { item: number }).item === 0)).toBe(true);
-		expectNoSecrets(items);
+		expectNoSecrets(fx, items);
 	});
 
 	test('GET with query parameters and an object answer: one item, query sent as given', async () => {
@@ -84,7 +65,7 @@ describe('Custom API Request → single requests', () => {
 		expect(fx.sandbox.journal[0].headers['content-type']).toContain('application/json');
 		expect(items.map((i) => i.json)).toEqual([{ assistantId: assistant.assistantId, ragId }]);
 		expect(fx.sandbox.state.ragAttachments.get(assistant.assistantId)).toBe(ragId);
-		expectNoSecrets(items);
+		expectNoSecrets(fx, items);
 	});
 
 	test('POST creates; DELETE sends no body', async () => {
@@ -185,7 +166,7 @@ describe('Custom API Request → pagination', () => {
 		expect(journal[0].query.cursor).toBeUndefined();
 		for (const entry of journal.slice(1)) expect(typeof entry.query.cursor).toBe('string');
 		expect(new Set(journal.slice(1).map((e) => e.query.cursor)).size).toBe(journal.length - 1);
-		expectNoSecrets(items);
+		expectNoSecrets(fx, items);
 	});
 
 	test('Limit stops once it has enough, with limit on every page', async () => {
@@ -241,7 +222,7 @@ describe('Custom API Request → bad input is rejected before sending', () => {
 		expect(error?.message).toContain(message);
 		expect(items).toHaveLength(0);
 		expect(fx.sandbox.journal).toHaveLength(0);
-		expectNoSecrets([error?.message, error?.description]);
+		expectNoSecrets(fx, [error?.message, error?.description]);
 	});
 
 	test('Continue On Fail: a rejected path becomes an error item, the others run, pairing kept', async () => {

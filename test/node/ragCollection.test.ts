@@ -1,33 +1,14 @@
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import type { RunOptions, RunResult } from '../harness/engine';
+import { expectNoSecrets, useSandbox } from '../harness/sandbox';
 import { runNode } from '../harness/engine';
-import type { SandboxFixture } from '../harness/sandbox';
-import { assistantKeysOf, startSandbox } from '../harness/sandbox';
 
-let fx: SandboxFixture;
-
-beforeAll(async () => {
-	fx = await startSandbox();
-});
-
-afterAll(async () => {
-	await fx.sandbox.stop();
-});
-
-beforeEach(() => {
-	fx.sandbox.reset();
-});
+const fx = useSandbox();
 
 const ALLOWANCE = 209_715_200;
 const byId = (value: string) => ({ __rl: true, mode: 'id', value });
 
-function expectNoSecrets(value: unknown): void {
-	const text = JSON.stringify(value) ?? '';
-	for (const key of [fx.sandbox.portalKey, fx.sandbox.outboundKey, ...assistantKeysOf(fx.sandbox)]) {
-		expect(text).not.toContain(key);
-	}
-}
 
 interface FileSpec {
 	fileName: string;
@@ -126,7 +107,7 @@ describe('RAG Collection → Create', () => {
 		expect(items[0].json.ragId).toMatch(/^rag_[A-Za-z0-9]+$/);
 		expect(items[0].pairedItem).toEqual({ item: 0 });
 		expect(fx.sandbox.state.collections.get(String(items[0].json.ragId))?.name).toBe('Manuals');
-		expectNoSecrets(items);
+		expectNoSecrets(fx, items);
 	});
 
 	test('leaves an empty description out and merges Additional Fields (JSON), its keys winning', async () => {
@@ -264,7 +245,7 @@ describe('RAG Collection → Delete', () => {
 		expect(fx.sandbox.journal.map((e) => [e.method, e.path, e.status])).toEqual([
 			['DELETE', `/api/v1/rag/collections/${ragId}`, 200],
 		]);
-		expectNoSecrets([first.error?.message, first.error?.description, second.items]);
+		expectNoSecrets(fx, [first.error?.message, first.error?.description, second.items]);
 	});
 
 	// Expressions get past n8n's own By ID check (see below) and reach the node's.
@@ -454,7 +435,7 @@ describe('RAG Collection → Upload Documents', () => {
 			['prices.csv', 8, 2000, 'text/csv', uploadId],
 		]);
 		expect(fx.sandbox.state.uploads.get(uploadId)?.status).toBe('queued');
-		expectNoSecrets(items);
+		expectNoSecrets(fx, items);
 	});
 
 	test('All Binary Fields uploads every binary of the item; the default chunk size is 5000', async () => {

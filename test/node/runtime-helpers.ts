@@ -15,12 +15,7 @@ import { recordProduced } from '../harness/secretsGuard';
 export const byId = (value: string) => ({ __rl: true, mode: 'id', value });
 export const fromList = (value: string) => ({ __rl: true, mode: 'list', value });
 
-export function expectNoSecrets(fx: SandboxFixture, value: unknown): void {
-	const text = JSON.stringify(value) ?? '';
-	for (const key of [fx.sandbox.portalKey, fx.sandbox.outboundKey, ...assistantKeysOf(fx.sandbox)]) {
-		expect(text).not.toContain(key);
-	}
-}
+export { expectNoSecrets } from '../harness/sandbox';
 
 /** A real LoadOptionsContext for the node with the given current parameters. */
 export function loadOptionsContext(

@@ -1,22 +1,9 @@
 import { runNode } from '../harness/engine';
-import type { SandboxFixture } from '../harness/sandbox';
-import { startSandbox } from '../harness/sandbox';
+import { useSandbox } from '../harness/sandbox';
 
 import { addCatalogTools, byId, expectNoSecrets, fillerTools, portalGet } from './runtime-helpers';
 
-let fx: SandboxFixture;
-
-beforeAll(async () => {
-	fx = await startSandbox();
-});
-
-afterAll(async () => {
-	await fx.sandbox.stop();
-});
-
-beforeEach(() => {
-	fx.sandbox.reset();
-});
+const fx = useSandbox();
 
 const CATALOG_PATH = '/api/v1/catalog/tools';
 

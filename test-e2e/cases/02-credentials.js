@@ -1,0 +1,76 @@
+// n8n's own credential test (the editor's "Test" button, and the public API's stored-credential test) passes
+// for good keys and fails for bad ones, for both credential types, over real HTTP to the sandbox.
+'use strict';
+const assert = require('node:assert/strict');
+const { beforeEach, describe, test } = require('node:test');
+
+const { assertNoSecrets } = require('../support/assertions');
+
+function register(env) {
+	const portalData = () => ({ baseUrl: env.sandbox.url, portalApiKey: env.sandbox.portalKey });
+	const outboundData = () => ({
+		outboundUrl: env.sandbox.url,
+		outboundApiKey: env.sandbox.outboundKey,
+		assistantApiKey: '',
+	});
+
+	describe('credential tests through n8n', () => {
+		beforeEach(() => env.sandbox.clearJournal());
+
+		test('Portal API: the right key passes (POST /rest/credentials/test)', async () => {
+			const result = await env.n8n.testCredential({ type: 'assistantPlatformPortalApi', data: portalData() });
+			assert.deepEqual(result, { status: 'OK', message: 'Connection successful!' });
+			assert.equal(env.sandbox.journal.length, 1);
+			const [request] = env.sandbox.journal;
+			assert.equal(request.method, 'GET');
+			assert.equal(request.path, '/api/v1/assistants');
+			assert.deepEqual(request.query, { limit: '1' });
+			assert.equal(request.auth, 'ok');
+		});
+
+		test('Portal API: a wrong key fails, and the message does not echo any key', async () => {
+			const result = await env.n8n.testCredential({
+				type: 'assistantPlatformPortalApi',
+				data: { ...portalData(), portalApiKey: 'wrong-portal-key' },
+			});
+			assert.equal(result.status, 'Error');
+			assert.equal(env.sandbox.journal.at(-1).auth, 'invalid');
+			assert.equal(env.sandbox.journal.at(-1).status, 401);
+			assertNoSecrets(env.sandbox, result, 'the test result');
+			assert.ok(!JSON.stringify(result).includes('wrong-portal-key'));
+		});
+
+		test('Outbound API: the right key passes (the probe id answers 404 once the key is accepted)', async () => {
+			const result = await env.n8n.testCredential({ type: 'assistantPlatformOutboundApi', data: outboundData() });
+			assert.deepEqual(result, { status: 'OK', message: 'Connection successful!' });
+			assert.equal(env.sandbox.journal.length, 1);
+			const [request] = env.sandbox.journal;
+			assert.equal(request.method, 'GET');
+			assert.match(request.path, /^\/getDialstatus\//);
+			assert.equal(request.auth, 'ok');
+			assert.equal(request.status, 404);
+		});
+
+		test('Outbound API: a wrong key fails, naming the field to fix', async () => {
+			const result = await env.n8n.testCredential({
+				type: 'assistantPlatformOutboundApi',
+				data: { ...outboundData(), outboundApiKey: 'wrong-outbound-key' },
+			});
+			assert.equal(result.status, 'Error');
+			assert.match(result.message, /Outbound API Key/);
+			assert.equal(env.sandbox.journal.at(-1).auth, 'invalid');
+			assertNoSecrets(env.sandbox, result, 'the test result');
+		});
+
+		test('the stored sandbox credentials pass the public API test (POST /api/v1/credentials/{id}/test)', async () => {
+			for (const credential of [env.credentials.portal, env.credentials.outbound]) {
+				const result = await env.n8n.testStoredCredential(credential.id);
+				assert.deepEqual(result, { status: 'OK', message: 'Connection successful!' }, credential.name);
+			}
+			assert.equal(env.sandbox.journal.length, 2);
+			assert.ok(env.sandbox.journal.every((entry) => entry.auth === 'ok'));
+		});
+	});
+}
+
+module.exports = { register };

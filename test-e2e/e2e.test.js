@@ -1,0 +1,33 @@
+// The end-to-end suite: a real n8n with the packed package installed as a community package, against the
+// platform sandbox. One environment (sandbox + n8n + credentials) is started for the whole run, then every
+// module in test-e2e/cases/ (sorted by file name) registers its tests against it.
+//
+// Run it with `node scripts/e2e.js` (builds, packs, installs n8n if needed, then runs this file with
+// `node --test`), or directly: `node --test test-e2e/` (builds and packs itself). See docs/e2e.md.
+//
+// A case module exports `function register(env)`; `env` is filled in before the first test runs:
+//   env.sandbox      the PlatformSandbox (journal, state, clearJournal(), reset(), ...)
+//   env.n8n          the N8nInstance (scripts/n8n-runtime.js: createWorkflow, runWorkflow, publishWorkflow, ...)
+//   env.credentials  { portal, outbound }: the n8n credentials ({ id, name, type }) pointing at the sandbox
+//   env.byType       the same, keyed by credential type (for prepareExample)
+'use strict';
+const fs = require('node:fs');
+const path = require('node:path');
+const { after, before } = require('node:test');
+
+const { startEnvironment } = require('./support/environment');
+
+const env = {};
+
+before(async () => {
+	Object.assign(env, await startEnvironment());
+}, { timeout: 15 * 60 * 1000 });
+
+after(async () => {
+	if (env.stop) await env.stop();
+});
+
+const casesDir = path.join(__dirname, 'cases');
+for (const file of fs.readdirSync(casesDir).filter((f) => f.endsWith('.js')).sort()) {
+	require(path.join(casesDir, file)).register(env);
+}
