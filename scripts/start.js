@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// `npm start`: build the package and start the platform sandbox on 127.0.0.1 (seeded, real clock).
-// The real-n8n demo is added on top of this by its own issue.
+// `npm run sandbox:start`: build the package and start only the platform sandbox on 127.0.0.1
+// (seeded, real clock). `npm start` (scripts/demo.js) starts the sandbox and a real n8n.
 'use strict';
 const { spawn, spawnSync } = require('node:child_process');
 const path = require('node:path');
