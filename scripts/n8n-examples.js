@@ -56,11 +56,17 @@ const TRIGGER_TYPE = 'n8n-nodes-assistant-platform.assistantPlatformTrigger';
 /**
  * Sandbox outcomes for the numbers the examples call, so that every branch shows up: in example 1 one
  * contact is busy; in example 3 the primary on-call number does not answer (the backup is called).
+ * They ring for a moment first, as real phones do: a call result that arrived within the sandbox's default
+ * 300 ms could reach n8n before it has saved the Call and Wait execution as waiting, and n8n answers such
+ * a resume with 409 (the platform never retries a callback).
  */
-const EXAMPLE_DIAL_OUTCOMES = { '+390612345678': 'BUSY', '+14155550100': 'NOANSWER' };
+const EXAMPLE_DIAL_OUTCOMES = {
+	'+390612345678': { dialstatus: 'BUSY', ringMs: 1000 },
+	'+14155550100': { dialstatus: 'NOANSWER', ringMs: 2000 },
+};
 
 function applyExampleDialOutcomes(sandbox) {
-	for (const [dst, dialstatus] of Object.entries(EXAMPLE_DIAL_OUTCOMES)) sandbox.setDialOutcome({ dst, dialstatus });
+	for (const [dst, rule] of Object.entries(EXAMPLE_DIAL_OUTCOMES)) sandbox.setDialOutcome({ dst, ...rule });
 }
 
 /** Data tables the examples write to (by name): created in n8n before the examples are imported. */

@@ -5,7 +5,9 @@
 // Run it with `node scripts/e2e.js` (builds, packs, installs n8n if needed, then runs this file with
 // `node --test`), or directly: `node --test test-e2e/` (builds and packs itself). See docs/e2e.md.
 //
-// A case module exports `function register(env)`; `env` is filled in before the first test runs:
+// A case module exports `function register(env)`, and may export `async function prepare(env)`: run once right
+// after the environment started, before the first test of any module (for work whose wall time should overlap the
+// other cases, e.g. an execution that n8n resumes by itself a minute later). `env` is filled in before either runs:
 //   env.sandbox      the PlatformSandbox (journal, state, clearJournal(), reset(), ...)
 //   env.n8n          the N8nInstance (scripts/n8n-runtime.js: createWorkflow, runWorkflow, publishWorkflow, ...)
 //   env.credentials  { portal, outbound }: the n8n credentials ({ id, name, type }) pointing at the sandbox
@@ -18,16 +20,22 @@ const { after, before } = require('node:test');
 const { startEnvironment } = require('./support/environment');
 
 const env = {};
+const casesDir = path.join(__dirname, 'cases');
+const cases = fs
+	.readdirSync(casesDir)
+	.filter((f) => f.endsWith('.js'))
+	.sort()
+	.map((file) => require(path.join(casesDir, file)));
 
 before(async () => {
 	Object.assign(env, await startEnvironment());
+	for (const caseModule of cases) {
+		if (typeof caseModule.prepare === 'function') await caseModule.prepare(env);
+	}
 }, { timeout: 15 * 60 * 1000 });
 
 after(async () => {
 	if (env.stop) await env.stop();
 });
 
-const casesDir = path.join(__dirname, 'cases');
-for (const file of fs.readdirSync(casesDir).filter((f) => f.endsWith('.js')).sort()) {
-	require(path.join(casesDir, file)).register(env);
-}
+for (const caseModule of cases) caseModule.register(env);

@@ -224,8 +224,17 @@ export class AssistantPlatformTrigger implements INodeType {
 						previous.conversationEndUrl === urls.conversationEnd) ||
 					(previous.extractedDataUrl !== undefined && previous.extractedDataUrl === urls.extractedData);
 				if (!ours) return true;
-				await unregister(this, previous);
+				// n8n 2.x calls delete() for all of the node's webhooks at once: the first call takes the
+				// registration before its first request, so the others find none and the platform is
+				// turned off once. If that fails, it is put back for n8n's next attempt.
 				storeRegistration(this, undefined);
+				let turnedOff = false;
+				try {
+					await unregister(this, previous);
+					turnedOff = true;
+				} finally {
+					if (!turnedOff) storeRegistration(this, previous);
+				}
 				return true;
 			},
 		},
