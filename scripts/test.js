@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // `npm test`: build the package, type-check everything, lint (community rules for nodes/ and
-// credentials/, a separate scope for tests and the sandbox), then run the jest suites.
+// credentials/, a separate scope for tests and the sandbox), verify the packed tarball (scripts/verify.js),
+// then run the jest suites.
 'use strict';
 const { spawnSync } = require('node:child_process');
 
@@ -19,6 +20,7 @@ step('build', 'npm', ['run', '--silent', 'build']);
 step('type-check tests, sandbox and scripts', npx('tsc'), ['-p', 'tsconfig.dev.json', '--noEmit']);
 step('lint (n8n community rules)', npx('eslint'), ['nodes', 'credentials', 'package.json']);
 step('lint (tests and sandbox)', npx('eslint'), ['-c', 'eslint.tests.config.mjs', 'test', 'sandbox', 'scripts']);
+step('verify the packed package (scripts/verify.js)', process.execPath, [`${__dirname}/verify.js`, '--no-build']);
 
 // Jest's own summary is printed above; the closing line below is the plain form CI reads.
 const fs = require('node:fs');

@@ -9,7 +9,6 @@ import { Workflow } from 'n8n-workflow';
 import type { PlatformSandbox, ToolKind } from '../../sandbox';
 import { makeAdditionalData, NODE_TYPE, nodeTypes } from '../harness/engine';
 import type { SandboxFixture } from '../harness/sandbox';
-import { assistantKeysOf } from '../harness/sandbox';
 import { recordProduced } from '../harness/secretsGuard';
 
 export const byId = (value: string) => ({ __rl: true, mode: 'id', value });
