@@ -1,7 +1,7 @@
 import { invalid } from './errors';
-import type { FaultKind, FaultSpec } from './types';
+import type { FaultKind, FaultSpec, PageOverride } from './types';
 
-export const FAULT_KINDS: readonly FaultKind[] = ['latency', 'status', 'reset', 'malformed', 'slow'];
+export const FAULT_KINDS: readonly FaultKind[] = ['latency', 'status', 'reset', 'malformed', 'slow', 'page'];
 
 /** Default waits: `latency` a noticeable delay, `slow` longer than a typical 30 s client timeout. */
 export const DEFAULT_LATENCY_MS = 200;
@@ -37,6 +37,11 @@ export class FaultRegistry {
 			throw invalid('times', 'must be an integer >= 1');
 		}
 		if (spec.code !== undefined && (typeof spec.code !== 'string' || spec.code === '')) throw invalid('code', 'must be a non-empty string');
+		if (spec.skip !== undefined && (typeof spec.skip !== 'number' || !Number.isInteger(spec.skip) || spec.skip < 0)) {
+			throw invalid('skip', 'must be an integer >= 0');
+		}
+		if (spec.kind === 'page') validatePageOverride(spec.page);
+		else if (spec.page !== undefined) throw invalid('page', "only applies to kind 'page'");
 		const fault: ActiveFault = { ...spec, method: spec.method?.toUpperCase(), id: this.nextId++, applied: 0 };
 		this.faults.push(fault);
 		return fault;
@@ -49,6 +54,11 @@ export class FaultRegistry {
 			if (f.method && f.method !== method) continue;
 			const hit = f.path.endsWith('*') ? path.startsWith(f.path.slice(0, -1)) : path === f.path;
 			if (!hit) continue;
+			if (f.skip !== undefined && f.skip > 0) {
+				// Let this request through untouched; later faults may still match it.
+				f.skip--;
+				continue;
+			}
 			f.applied++;
 			if (f.times !== undefined) {
 				f.times--;
@@ -65,5 +75,17 @@ export class FaultRegistry {
 
 	clear(): void {
 		this.faults = [];
+	}
+}
+
+function validatePageOverride(page: PageOverride | undefined): void {
+	if (!page || typeof page !== 'object' || Array.isArray(page)) throw invalid('page', "must be an object for kind 'page'");
+	if (page.data !== undefined && !Array.isArray(page.data)) throw invalid('page.data', 'must be an array');
+	if (page.keep !== undefined && (typeof page.keep !== 'number' || !Number.isInteger(page.keep) || page.keep < 0)) {
+		throw invalid('page.keep', 'must be an integer >= 0');
+	}
+	if (page.repeatCursor !== undefined && typeof page.repeatCursor !== 'boolean') throw invalid('page.repeatCursor', 'must be a boolean');
+	if (page.meta !== undefined && (typeof page.meta !== 'object' || page.meta === null || Array.isArray(page.meta))) {
+		throw invalid('page.meta', 'must be an object');
 	}
 }

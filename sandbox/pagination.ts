@@ -2,6 +2,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 
 import { ApiError, invalid } from './errors';
 import { lowerBound } from './store';
+import type { PageOverride } from './types';
 
 interface CursorPayload {
 	/** List key: the list the cursor belongs to. */
@@ -144,4 +145,24 @@ export function paginate<T extends { seq: number }>(
 		data: page.map(project),
 		meta: { count: page.length, totalCount, limit: size, nextCursor, hasMore: nextCursor !== null },
 	};
+}
+
+/**
+ * Fault kind `page`: rewrites a paginated answer (`{data, meta}`) as the override says. Anything
+ * else (a bare array, an error body) is returned unchanged. `requestCursor` is the cursor the
+ * request carried, if any.
+ */
+export function rewritePage(body: unknown, override: PageOverride, requestCursor: string | undefined): unknown {
+	if (!body || typeof body !== 'object' || Array.isArray(body)) return body;
+	const page = body as Partial<Page>;
+	if (!Array.isArray(page.data) || !page.meta || typeof page.meta !== 'object') return body;
+	let data = override.data !== undefined ? override.data.slice() : page.data.slice();
+	if (override.keep !== undefined) data = data.slice(0, override.keep);
+	const meta: Record<string, unknown> = { ...page.meta, count: data.length };
+	if (override.repeatCursor && requestCursor !== undefined) {
+		meta.nextCursor = requestCursor;
+		meta.hasMore = true;
+	}
+	Object.assign(meta, override.meta ?? {});
+	return { ...body, data, meta };
 }

@@ -12,6 +12,7 @@ import type { Reply, RequestContext } from './http';
 import { buildContext, dispatch, normalizePath, queryRecord, readBody, sendJson, sendRaw } from './http';
 import { safeEqual } from './ids';
 import { managementRoutes } from './management';
+import { rewritePage } from './pagination';
 import { isOutboundPath, outboundRoutes } from './outbound';
 import type {
 	AssistantRecord,
@@ -291,6 +292,10 @@ export class PlatformSandbox {
 		} catch (error) {
 			reply = this.errorReply(error);
 		}
+		if (fault?.kind === 'page' && fault.page && reply.status >= 200 && reply.status < 300) {
+			const cursor = typeof query.cursor === 'string' ? query.cursor : undefined;
+			reply = { ...reply, body: rewritePage(reply.body, fault.page, cursor) };
+		}
 		this.reply(res, entry, reply.body, reply.status, reply.headers);
 	}
 
@@ -314,6 +319,9 @@ export class PlatformSandbox {
 				return false;
 			case 'slow':
 				await this.sleep(fault.delayMs ?? DEFAULT_SLOW_MS);
+				return false;
+			case 'page':
+				// Served normally; the page is rewritten before the reply (handleInner).
 				return false;
 			case 'reset':
 				entry.status = null;

@@ -239,7 +239,22 @@ export interface DialOutcomeRule {
 	persistDelayMs?: number;
 }
 
-export type FaultKind = 'latency' | 'status' | 'reset' | 'malformed' | 'slow';
+export type FaultKind = 'latency' | 'status' | 'reset' | 'malformed' | 'slow' | 'page';
+
+/**
+ * Fault kind `page`: the request is served normally, then the page of a paginated answer
+ * (`{data, meta}`) is rewritten, to play a platform whose pagination misbehaves.
+ */
+export interface PageOverride {
+	/** Replaces the page's `data` (e.g. items of an earlier page: items already seen). `meta.count` follows. */
+	data?: unknown[];
+	/** Keeps only the first `keep` items of the page (a page that shrinks). `meta.count` follows. */
+	keep?: number;
+	/** `meta.nextCursor` becomes the cursor this request carried (a repeated cursor); `hasMore` stays true. */
+	repeatCursor?: boolean;
+	/** Merged into `meta` last, e.g. `{hasMore: true, nextCursor: null}` or a forged `nextCursor`. */
+	meta?: Record<string, unknown>;
+}
 
 export interface FaultSpec {
 	method?: string;
@@ -251,7 +266,11 @@ export interface FaultSpec {
 	delayMs?: number;
 	/** Applications left; absent = unlimited. */
 	times?: number;
+	/** Matching requests let through untouched before the fault applies (default 0), e.g. 1 = from the 2nd page on. */
+	skip?: number;
 	code?: string;
+	/** Kind `page` only: how the page is rewritten. */
+	page?: PageOverride;
 }
 
 export type AuthOutcome = 'ok' | 'missing' | 'invalid';

@@ -45,7 +45,7 @@ import { jsonParse, NodeHelpers, Workflow } from 'n8n-workflow';
 import { AssistantPlatformTrigger } from '../../nodes/AssistantPlatformTrigger/AssistantPlatformTrigger.node';
 
 import { makeAdditionalData, nodeTypes, registerNodeType } from './engine';
-import { recordProduced } from './secretsGuard';
+import { recordProduced, registerSecret } from './secretsGuard';
 
 export const TRIGGER_TYPE = 'n8n-nodes-assistant-platform.assistantPlatformTrigger';
 registerNodeType(TRIGGER_TYPE, new AssistantPlatformTrigger());
@@ -90,6 +90,15 @@ interface Route {
 	webhookId?: string;
 	pathLength?: number;
 	webhookData: IWebhookData;
+}
+
+/**
+ * The trigger's secrets (the Webhook Secret in every URL, the conversation-end Auth Header Value)
+ * are registered with the test-wide secrets guard: none may appear in any output, error or log.
+ */
+function registerTriggerSecrets(parameters: IDataObject): void {
+	registerSecret(parameters.webhookSecret);
+	registerSecret((parameters.options as IDataObject | undefined)?.authHeaderValue);
 }
 
 function isDynamic(path: string): boolean {
@@ -144,6 +153,7 @@ export class TriggerHarness {
 	private readonly waiters: Array<{ count: number; resolve: () => void }> = [];
 
 	constructor(options: TriggerHarnessOptions) {
+		registerTriggerSecrets(options.parameters);
 		this.parameters = options.parameters;
 		this.credentials = options.credentials ?? {};
 		this.webhookId = options.webhookId ?? randomUUID();
@@ -172,6 +182,7 @@ export class TriggerHarness {
 
 	/** Edits the node's parameters, as in the editor (takes effect at the next publish / request). */
 	setParameters(parameters: IDataObject): void {
+		registerTriggerSecrets(parameters);
 		this.parameters = parameters;
 	}
 

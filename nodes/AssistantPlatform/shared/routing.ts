@@ -10,8 +10,8 @@ import type {
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { MAX_PAGE_SIZE, PORTAL_CREDENTIAL } from './constants';
-import type { PlatformResponse } from './transport';
-import { platformRequest } from './transport';
+import type { PlatformResponse, RequestContext } from './transport';
+import { platformRequest, portalRequest } from './transport';
 import { assertNonEmpty, assertPageSize, invalid, parseJsonObject } from './validation';
 
 /*
@@ -125,12 +125,67 @@ export interface PageWalkOptions {
 	returnAll: boolean;
 	limit: number;
 	pageSize: number;
+	/** The field that identifies an item of this list (duplicates are keyed by it, else by the item's JSON). */
+	idField?: string;
+}
+
+/** Consecutive empty pages that still say `hasMore` before the walk gives up. */
+export const MAX_EMPTY_PAGES = 10;
+
+/** The id field of the lists whose items have one (docs/assumptions.md, "Pagination"). */
+const LIST_ID_FIELDS: Array<[RegExp, string]> = [
+	[/^\/assistants\/?$/, 'assistantId'],
+	[/^\/rag\/collections\/?$/, 'ragId'],
+	[/^\/rag\/collections\/[^/]+\/documents\/?$/, 'documentId'],
+];
+
+/** The id field of the list at `path` (relative to /api/v1), or undefined when items are keyed by their JSON. */
+export function listIdField(path: string | undefined): string | undefined {
+	const clean = String(path ?? '').replace(/^=/, '').split('?')[0];
+	return LIST_ID_FIELDS.find(([pattern]) => pattern.test(clean))?.[1];
+}
+
+/**
+ * Remembers the items a page walk has returned, to detect a page that repeats items already seen
+ * (a platform whose pages shift, or a cursor that went back). Items are keyed by the list's id field
+ * when they carry it, else by their JSON.
+ */
+export class SeenItems {
+	private readonly keys = new Set<string>();
+
+	constructor(private readonly idField?: string) {}
+
+	private keyOf(item: unknown): string {
+		const id = this.idField ? (item as IDataObject | null)?.[this.idField] : undefined;
+		if (typeof id === 'string' || typeof id === 'number') return `id:${String(id)}`;
+		return `json:${JSON.stringify(item)}`;
+	}
+
+	/** Adds the items of a page; returns the ones already seen (earlier pages or this page). */
+	add(items: unknown[]): unknown[] {
+		const repeated: unknown[] = [];
+		for (const item of items) {
+			const key = this.keyOf(item);
+			if (this.keys.has(key)) repeated.push(item);
+			else this.keys.add(key);
+		}
+		return repeated;
+	}
+
+	/** How to name a repeated item in an error: its id when it has one (ids are not secret). */
+	describe(item: unknown): string {
+		const id = this.idField ? (item as IDataObject | null)?.[this.idField] : undefined;
+		return typeof id === 'string' || typeof id === 'number' ? `${this.idField} ${JSON.stringify(id)}` : 'an identical item';
+	}
 }
 
 /**
  * Walks `meta.nextCursor` (sent exactly as received) keeping `limit` and every filter on every page.
- * Stops when `hasMore` is false, or when enough items are collected in Limit mode. A repeated cursor,
- * `hasMore` with no cursor, or a page without a `data` array stops with a clear error.
+ * Stops when `hasMore` is false, or when enough items are collected in Limit mode. Stops with a clear
+ * error (never loops, never outputs an item twice) on: a page without a `data` array, `hasMore`
+ * with no cursor, a repeated cursor, a page that repeats items already returned, more than
+ * MAX_EMPTY_PAGES empty pages in a row, or a cursor the platform rejects. A page shorter than the
+ * page size (even empty) is accepted: the walk follows its cursor (docs/assumptions.md, "Pagination").
  */
 export async function walkPages(
 	ctx: IExecutePaginationFunctions | IExecuteSingleFunctions,
@@ -138,59 +193,115 @@ export async function walkPages(
 	walk: PageWalkOptions,
 	itemIndex: number,
 ): Promise<IDataObject[]> {
+	return await walkList(
+		ctx,
+		String(options.url ?? ''),
+		async (qs) => await platformRequest(ctx, PORTAL_CREDENTIAL, { ...options, qs }, { retry: true, itemIndex }),
+		options.qs ?? {},
+		walk,
+		itemIndex,
+	);
+}
+
+/** Every item of a management list at `path` (programmatic callers: all pages, the largest page size). */
+export async function readWholeList(
+	ctx: RequestContext,
+	path: string,
+	itemIndex?: number,
+): Promise<IDataObject[]> {
+	return await walkList(
+		ctx,
+		path,
+		async (qs) => await portalRequest(ctx, 'GET', path, { qs, retry: true, itemIndex }),
+		{},
+		{ returnAll: true, limit: Number.MAX_SAFE_INTEGER, pageSize: MAX_PAGE_SIZE, idField: listIdField(path) },
+		itemIndex,
+	);
+}
+
+async function walkList(
+	ctx: RequestContext,
+	url: string,
+	fetchPage: (qs: IDataObject) => Promise<PlatformResponse>,
+	qs: IDataObject,
+	walk: PageWalkOptions,
+	itemIndex: number | undefined,
+): Promise<IDataObject[]> {
 	const node = ctx.getNode();
 	const pageLimit = walk.returnAll ? walk.pageSize : Math.min(walk.pageSize, walk.limit);
-	const baseQs: IDataObject = { ...(options.qs ?? {}) };
+	const baseQs: IDataObject = { ...qs };
 	delete baseQs.cursor;
 	const collected: IDataObject[] = [];
-	const seen = new Set<string>();
+	const cursors = new Set<string>();
+	const seen = new SeenItems(walk.idField);
 	let cursor: string | undefined;
 	let page = 0;
+	let emptyPages = 0;
+	const stop = (message: string, detail: string) =>
+		new NodeApiError(node, { page } as IDataObject as never, {
+			message: `Pagination stopped: ${message}`,
+			description: `Page ${page} of ${url} ${detail}. ${collected.length} items were read before the stop; nothing was output twice.`,
+			itemIndex,
+		});
 
 	for (;;) {
 		page++;
-		const qs: IDataObject = { ...baseQs, limit: pageLimit };
-		if (cursor !== undefined) qs.cursor = cursor;
-		const response = await platformRequest(
-			ctx,
-			PORTAL_CREDENTIAL,
-			{ ...options, qs },
-			{ retry: true, itemIndex },
-		);
+		const pageQs: IDataObject = { ...baseQs, limit: pageLimit };
+		if (cursor !== undefined) pageQs.cursor = cursor;
+		let response: PlatformResponse;
+		try {
+			response = await fetchPage(pageQs);
+		} catch (error) {
+			if (!(error instanceof NodeApiError)) throw new NodeOperationError(node, error as Error, { itemIndex });
+			if (page > 1) {
+				// Say where the walk stopped (e.g. a cursor the platform rejected as INVALID_CURSOR).
+				error.description = `${error.description ?? ''} Pagination stopped at page ${page} of ${url}; ${collected.length} items were read before.`.trim();
+			}
+			// The constructor hands an error that already is a NodeApiError back unchanged.
+			throw new NodeApiError(node, error as unknown as JsonObject);
+		}
 		const body = response.body as IDataObject;
 		if (Array.isArray(body)) {
 			// The historical unpaginated form: everything at once.
+			if (seen.add(body).length > 0) {
+				throw stop('the platform returned the same item twice', 'repeated items in its answer');
+			}
 			collected.push(...(body as IDataObject[]));
 			break;
 		}
 		const data = body?.data;
 		const meta = body?.meta as IDataObject | undefined;
 		if (!Array.isArray(data) || !meta || typeof meta !== 'object') {
-			throw new NodeApiError(node, { page } as IDataObject as never, {
-				message: 'Pagination stopped: the platform answered a page without "data" and "meta"',
-				description: `Page ${page} of ${options.url} had an unexpected shape. Use Custom API Request to inspect the raw answer.`,
-				itemIndex,
-			});
+			throw stop('the platform answered a page without "data" and "meta"', 'had an unexpected shape (use Custom API Request to inspect the raw answer)');
+		}
+		const repeated = seen.add(data);
+		if (repeated.length > 0) {
+			throw stop(
+				'the platform returned items already returned',
+				`repeated ${repeated.length} item(s) already read (first: ${seen.describe(repeated[0])}); following it could loop or output duplicates`,
+			);
 		}
 		collected.push(...(data as IDataObject[]));
 		if (!walk.returnAll && collected.length >= walk.limit) break;
 		if (meta.hasMore !== true) break;
 		const next = meta.nextCursor;
 		if (typeof next !== 'string' || next === '') {
-			throw new NodeApiError(node, { page } as IDataObject as never, {
-				message: 'Pagination stopped: the platform said there are more items but gave no cursor',
-				description: `Page ${page} of ${options.url} had meta.hasMore true and meta.nextCursor ${JSON.stringify(next ?? null)}. ${collected.length} items were read before the stop.`,
-				itemIndex,
-			});
+			throw stop(
+				'the platform said there are more items but gave no cursor',
+				`had meta.hasMore true and meta.nextCursor ${JSON.stringify(next ?? null)}`,
+			);
 		}
-		if (seen.has(next)) {
-			throw new NodeApiError(node, { page } as IDataObject as never, {
-				message: 'Pagination stopped: the platform returned the same cursor twice',
-				description: `Page ${page} of ${options.url} repeated an earlier cursor; following it would loop forever. ${collected.length} items were read before the stop.`,
-				itemIndex,
-			});
+		if (next === cursor || cursors.has(next)) {
+			throw stop('the platform returned the same cursor twice', 'repeated an earlier cursor; following it would loop forever');
 		}
-		seen.add(next);
+		emptyPages = data.length === 0 ? emptyPages + 1 : 0;
+		if (emptyPages >= MAX_EMPTY_PAGES) {
+			throw stop(
+				`the platform returned ${MAX_EMPTY_PAGES} empty pages in a row`,
+				`was the ${MAX_EMPTY_PAGES}th empty page in a row with meta.hasMore true`,
+			);
+		}
+		cursors.add(next);
 		cursor = next;
 	}
 	return walk.returnAll ? collected : collected.slice(0, walk.limit);
@@ -215,7 +326,7 @@ export function readPageWalkOptions(ctx: IExecuteSingleFunctions): PageWalkOptio
 
 /** List operations: cursor pagination with Return All / Limit. */
 export const listPages: Executor = perItem(async function (requestData) {
-	const walk = readPageWalkOptions(this);
+	const walk = { ...readPageWalkOptions(this), idField: listIdField(requestData.options.url) };
 	const items = await walkPages(this, cleanOptions(requestData.options), walk, this.getItemIndex());
 	return items.map((json) => ({ json }));
 });

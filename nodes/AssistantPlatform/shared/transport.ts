@@ -188,15 +188,44 @@ export async function platformRequest(
 		if (policy.passStatuses?.includes(statusCode)) {
 			return { statusCode, headers, body };
 		}
-		if (policy.retry && !last && (statusCode === 429 || statusCode >= 500)) {
-			const wait = statusCode === 429 ? retryAfterMs(headers) : undefined;
-			if (wait === undefined || wait <= RETRY_AFTER_MAX_MS) {
-				await sleep(wait ?? backoffMs(attempt));
-				continue;
-			}
+		const retryable = statusCode === 429 || statusCode >= 500;
+		const wait = statusCode === 429 ? retryAfterMs(headers) : undefined;
+		const waitTooLong = wait !== undefined && wait > RETRY_AFTER_MAX_MS;
+		if (policy.retry && !last && retryable && !waitTooLong) {
+			await sleep(wait ?? backoffMs(attempt));
+			continue;
 		}
-		throw platformApiError(node, statusCode, body, CREDENTIAL_LABEL[credential], policy.itemIndex);
+		const error = platformApiError(node, statusCode, body, CREDENTIAL_LABEL[credential], policy.itemIndex);
+		if (policy.retry && retryable) {
+			// Say how the read ended: after the bound of attempts, or at once for a Retry-After beyond the bound.
+			const note = waitTooLong
+				? `The platform asked to retry after ${Math.ceil(wait / 1000)} s (Retry-After), longer than the ${RETRY_AFTER_MAX_MS / 1000} s a read waits: try again later.`
+				: `(Gave up after ${attempt + 1} attempts.)`;
+			error.description = `${error.description ?? ''} ${note}`.trim();
+		}
+		throw error;
 	}
+}
+
+/**
+ * Settings > Request Options > Timeout of the node, for requests made by code (programmatic
+ * operations, list search and load options). n8n applies it by itself only to declarative requests.
+ */
+function nodeTimeout(ctx: RequestContext, itemIndex?: number): number | undefined {
+	let value: unknown;
+	try {
+		if ('getItemIndex' in ctx) {
+			value = (ctx as IExecuteSingleFunctions).getNodeParameter('requestOptions.timeout', undefined);
+		} else if ('getInputData' in ctx) {
+			value = (ctx as IExecuteFunctions).getNodeParameter('requestOptions.timeout', itemIndex ?? 0, undefined);
+		} else if ('getCurrentNodeParameter' in ctx) {
+			value = (ctx as ILoadOptionsFunctions).getCurrentNodeParameter('requestOptions.timeout');
+		}
+	} catch {
+		return undefined;
+	}
+	const timeout = typeof value === 'number' || typeof value === 'string' ? Number(value) : NaN;
+	return Number.isFinite(timeout) && timeout > 0 ? timeout : undefined;
 }
 
 function trimSlash(url: string): string {
@@ -219,6 +248,7 @@ export async function portalRequest(
 			method,
 			baseURL: `${trimSlash(String(credentials.baseUrl ?? ''))}/api/v1`,
 			url: path,
+			timeout: nodeTimeout(ctx, itemIndex),
 			...(rest as Partial<IHttpRequestOptions>),
 		} as IHttpRequestOptions,
 		{ retry, itemIndex, passStatuses },
@@ -241,6 +271,7 @@ export async function outboundRequest(
 			method,
 			baseURL: trimSlash(String(credentials.outboundUrl ?? '')),
 			url: path,
+			timeout: nodeTimeout(ctx, itemIndex),
 			...(rest as Partial<IHttpRequestOptions>),
 		} as IHttpRequestOptions,
 		{ retry, itemIndex, passStatuses },

@@ -42,6 +42,22 @@ export function assertE164(node: INode, field: string, value: unknown, itemIndex
 	return text;
 }
 
+/** "an object", "a list", "a boolean", ...: what an expression resolved to, without its content. */
+export function kindOf(value: unknown): string {
+	if (Array.isArray(value)) return 'a list';
+	if (value === null) return 'null';
+	if (typeof value === 'number') return Number.isFinite(value) ? 'a number' : 'a number that is not finite';
+	if (typeof value === 'object') return 'an object';
+	if (typeof value === 'boolean') return 'a boolean';
+	return `a ${typeof value}`;
+}
+
+/** A short rendering of a value for an error: numbers and booleans as they are, other values by kind. */
+function describeValue(value: unknown): string {
+	if ((typeof value === 'number' && Number.isFinite(value)) || typeof value === 'boolean') return String(value);
+	return kindOf(value);
+}
+
 export function assertHttpUrl(
 	node: INode,
 	field: string,
@@ -49,6 +65,10 @@ export function assertHttpUrl(
 	itemIndex?: number,
 ): string {
 	const text = typeof value === 'string' ? value.trim() : '';
+	if (value !== undefined && value !== null && typeof value !== 'string') {
+		// An expression that resolved to a number, an object, ...: say what it was.
+		throw invalid(node, field, `must be an http:// or https:// URL (got ${describeValue(value)})`, itemIndex);
+	}
 	let ok = false;
 	try {
 		const url = new URL(text);
@@ -69,8 +89,12 @@ export function assertNonEmpty(
 	itemIndex?: number,
 ): string {
 	if (typeof value === 'number' && Number.isFinite(value)) return String(value);
-	if (typeof value !== 'string' || value.trim() === '') {
+	if (value === undefined || value === null || (typeof value === 'string' && value.trim() === '')) {
 		throw invalid(node, field, 'must not be empty', itemIndex);
+	}
+	if (typeof value !== 'string') {
+		// An expression that resolved to an object, a list, a boolean, ...
+		throw invalid(node, field, `must be text, not ${kindOf(value)} (check the expression)`, itemIndex);
 	}
 	return value.trim();
 }

@@ -2,6 +2,7 @@ import type { IDataObject, INodePropertyOptions } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
 import { MAX_PAGE_SIZE } from '../../shared/constants';
+import { listIdField, SeenItems } from '../../shared/routing';
 import type { RequestContext } from '../../shared/transport';
 import { portalRequest } from '../../shared/transport';
 import { invalid } from '../../shared/validation';
@@ -77,7 +78,8 @@ export async function readProviders(
 
 /**
  * Reads every page of a paginated management list (largest page size, cursor sent as received,
- * reads retried). Stops with a clear error on a repeated cursor or `hasMore` without a cursor.
+ * reads retried). Stops with a clear error on a repeated cursor, `hasMore` without a cursor, or a
+ * page that repeats items already read.
  */
 export async function readAllPages(
 	ctx: RequestContext,
@@ -87,6 +89,7 @@ export async function readAllPages(
 	const node = ctx.getNode();
 	const collected: IDataObject[] = [];
 	const seen = new Set<string>();
+	const seenItems = new SeenItems(listIdField(path));
 	let cursor: string | undefined;
 	for (let page = 1; ; page++) {
 		const qs: IDataObject = { limit: MAX_PAGE_SIZE };
@@ -102,6 +105,14 @@ export async function readAllPages(
 			throw new NodeApiError(node, { page } as IDataObject as never, {
 				message: `Could not read ${path}: the platform answered a page without "data"`,
 				description: 'Use Custom API Request to inspect the raw answer.',
+				itemIndex,
+			});
+		}
+		const repeated = seenItems.add(data);
+		if (repeated.length > 0) {
+			throw new NodeApiError(node, { page } as IDataObject as never, {
+				message: `Could not read ${path}: the platform's pagination did not advance`,
+				description: `Page ${page} repeated ${repeated.length} item(s) already read (${seenItems.describe(repeated[0])}). ${collected.length} items were read before the stop.`,
 				itemIndex,
 			});
 		}

@@ -1,0 +1,105 @@
+/**
+ * The test-wide secrets guard (test/setup.ts + test/harness/secretsGuard.ts) really catches leaks:
+ * each test leaks a value on purpose through one channel (node output, an error, console, stdout, a
+ * trigger start), checks that findLeaks() reports it without repeating the secret, then forgets
+ * the value so that this file passes the guard's own end-of-file check.
+ */
+import { randomBytes } from 'node:crypto';
+
+import { runNode } from '../harness/engine';
+import { findLeaks, forgetSecret, recordProduced, registerSecret } from '../harness/secretsGuard';
+import { useSandbox } from '../harness/sandbox';
+import { post, startTrigger } from '../harness/webhook';
+
+import { AP_TYPE } from './helpers';
+
+const fx = useSandbox();
+
+const fresh = (prefix: string) => `${prefix}${randomBytes(16).toString('hex')}`;
+
+function expectReported(secret: string): void {
+	const leaks = findLeaks().filter((leak) => leak.startsWith(secret.slice(0, 3)));
+	expect(leaks.length).toBeGreaterThan(0);
+	// The report locates the leak but never repeats the secret.
+	for (const leak of findLeaks()) expect(leak).not.toContain(secret);
+	expect(leaks.some((leak) => leak.includes('[SECRET]'))).toBe(true);
+}
+
+afterEach(() => {
+	// Every deliberate leak was forgotten: nothing else leaked in this file so far.
+	expect(findLeaks()).toEqual([]);
+});
+
+test('a registered key in recorded node output is reported, and no longer once forgotten', () => {
+	const key = fresh('zk_');
+	registerSecret(key);
+	expect(findLeaks()).toEqual([]);
+	recordProduced([{ json: { note: `the key is ${key}` } }]);
+	expectReported(key);
+	forgetSecret(key);
+	expect(findLeaks()).toEqual([]);
+});
+
+test('a key in an error message or description is reported', () => {
+	const key = fresh('ze_');
+	registerSecret(key);
+	recordProduced({ message: 'Request failed', description: `Authorization: Bearer ${key}` });
+	expectReported(key);
+	forgetSecret(key);
+});
+
+test('a key written to the console or to stdout is reported', () => {
+	const logged = fresh('zc_');
+	const written = fresh('zs_');
+	registerSecret(logged);
+	registerSecret(written);
+	console.log(`debug: ${logged}`);
+	process.stdout.write(`raw: ${written}\n`);
+	expectReported(logged);
+	expectReported(written);
+	forgetSecret(logged);
+	forgetSecret(written);
+});
+
+test('an assistant key the sandbox knows is a secret without registering it: a real node run that outputs it is caught', async () => {
+	// Include API Key in Output puts the new assistant's key in the output on purpose.
+	const { items, error } = await runNode({
+		nodeType: AP_TYPE,
+		parameters: { resource: 'assistant', operation: 'create', name: 'Leaky', mode: 'text', options: { includeApiKey: true } },
+		credentials: fx.credentials,
+	});
+	expect(error).toBeUndefined();
+	const key = fx.sandbox.state.assistants.list.find((a) => a.name === 'Leaky')!.assistantApiKey;
+	expect(items[0].json.assistantApiKey).toBe(key);
+	expectReported(key);
+	forgetSecret(key);
+});
+
+test('the trigger harness registers the Webhook Secret and the Auth Header Value by itself', async () => {
+	const secret = randomBytes(24).toString('hex');
+	const headerValue = fresh('zh_');
+	const trigger = await startTrigger({
+		parameters: {
+			events: ['callResult'],
+			webhookSecret: secret,
+			registerOnPublish: false,
+			options: { authHeaderName: 'X-Hook-Auth', authHeaderValue: headerValue },
+		},
+	});
+	try {
+		await trigger.publish();
+		const res = await post(trigger.eventUrl('callResult'), { internal_id: 'abc', dialstatus: 'ANSWER', duration: 1 });
+		expect(res.status).toBe(200);
+		expect(findLeaks()).toEqual([]);
+		// Nothing registered by this test: the harness did it.
+		recordProduced({ url: trigger.eventUrl('callResult') });
+		recordProduced(`header ${headerValue}`);
+		expectReported(secret);
+		expectReported(headerValue);
+	} finally {
+		forgetSecret(secret);
+		forgetSecret(headerValue);
+		await trigger.unpublish();
+		await trigger.close();
+	}
+});
