@@ -1,0 +1,399 @@
+/**
+ * A lean copy of the engine harness (test/harness/engine.ts) for the benchmarks: the same n8n-core
+ * WorkflowExecute setup (Input node -> node under test, plain-object additionalData, lifecycle hooks,
+ * an in-memory credentials helper), without the secrets guard (which stringifies every output) and with
+ * n8n's HTTP Request and Split Out nodes from the pinned n8n install loaded into the SAME engine.
+ *
+ * Credentials are applied as n8n's CredentialsHelper.authenticate does: every `={{ }}` value of a generic
+ * `authenticate` block is resolved with the workflow's expression engine (not with a regex), so the
+ * per-request cost of our node's authentication is the real one.
+ */
+import { mkdtempSync } from 'node:fs';
+import Module from 'node:module';
+import { tmpdir } from 'node:os';
+import { join, resolve, sep } from 'node:path';
+
+process.env.N8N_USER_FOLDER ??= mkdtempSync(join(tmpdir(), 'n8n-ap-bench-'));
+
+import { DirectoryLoader, ExecutionLifecycleHooks, WorkflowExecute } from 'n8n-core';
+import type {
+	ICredentialDataDecryptedObject,
+	ICredentials,
+	ICredentialsHelper,
+	ICredentialType,
+	IDataObject,
+	IExecuteFunctions,
+	IHttpRequestOptions,
+	INode,
+	INodeCredentialsDetails,
+	INodeExecutionData,
+	INodeProperties,
+	INodeType,
+	INodeTypes,
+	IRun,
+	IVersionedNodeType,
+	IWorkflowExecuteAdditionalData,
+} from 'n8n-workflow';
+import { NodeHelpers, Workflow } from 'n8n-workflow';
+
+import { nodesBaseDir, PROJECT_ROOT } from './paths';
+
+export { nodesBaseDir } from './paths';
+
+/**
+ * Where our compiled node and credentials are loaded from: this build (.build/, compiled from nodes/ and
+ * credentials/ by `tsc -p tsconfig.dev.json`), or BENCH_SOURCE_ROOT, e.g. a compiled scratch copy with a
+ * candidate fix (it must resolve n8n-workflow to this project's copy, e.g. through a node_modules symlink).
+ */
+export const SOURCE_ROOT = resolve(process.env.BENCH_SOURCE_ROOT ?? resolve(__dirname, '..'));
+/* eslint-disable @typescript-eslint/no-require-imports */
+const { AssistantPlatform } = require(join(SOURCE_ROOT, 'nodes/AssistantPlatform/AssistantPlatform.node.js')) as {
+	AssistantPlatform: new () => INodeType;
+};
+const { AssistantPlatformPortalApi } = require(join(SOURCE_ROOT, 'credentials/AssistantPlatformPortalApi.credentials.js')) as {
+	AssistantPlatformPortalApi: new () => ICredentialType;
+};
+const { AssistantPlatformOutboundApi } = require(join(SOURCE_ROOT, 'credentials/AssistantPlatformOutboundApi.credentials.js')) as {
+	AssistantPlatformOutboundApi: new () => ICredentialType;
+};
+/* eslint-enable @typescript-eslint/no-require-imports */
+
+export const OUR_TYPE = 'n8n-nodes-assistant-platform.assistantPlatform';
+export const HTTP_TYPE = 'n8n-nodes-base.httpRequest';
+export const SPLIT_OUT_TYPE = 'n8n-nodes-base.splitOut';
+export const FLOOR_TYPE = 'bench.helperLoop';
+const INPUT_TYPE = 'bench.input';
+
+/** A start node that emits the items given in its `items` parameter (JSON). */
+class InputNode implements INodeType {
+	description = {
+		displayName: 'Bench Input',
+		name: INPUT_TYPE,
+		group: ['input'],
+		version: 1,
+		description: 'Emits benchmark items',
+		defaults: { name: 'Input' },
+		inputs: [],
+		outputs: ['main'],
+		properties: [{ displayName: 'Items', name: 'items', type: 'json', default: '[]' } as INodeProperties],
+	} as unknown as INodeType['description'];
+
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		return [JSON.parse(this.getNodeParameter('items', 0) as string) as INodeExecutionData[]];
+	}
+}
+
+/**
+ * Diagnostic, not a product: the least any n8n node can do for Return All with our credential. A
+ * programmatic node that calls this.helpers.httpRequestWithAuthentication in a plain cursor loop and
+ * outputs one item per assistant. ours / floor is the cost of our node's own code and of the declarative
+ * engine (RoutingNode); floor / raw undici is the cost of n8n's HTTP helper and execution engine.
+ */
+class HelperLoopNode implements INodeType {
+	description = {
+		displayName: 'Bench Helper Loop',
+		name: FLOOR_TYPE,
+		group: ['transform'],
+		version: 1,
+		description: 'Cursor loop over httpRequestWithAuthentication',
+		defaults: { name: 'Helper Loop' },
+		inputs: ['main'],
+		outputs: ['main'],
+		credentials: [{ name: 'assistantPlatformPortalApi', required: true }],
+		properties: [
+			{ displayName: 'Base URL', name: 'baseUrl', type: 'string', default: '' } as INodeProperties,
+			{ displayName: 'Page Size', name: 'pageSize', type: 'number', default: 500 } as INodeProperties,
+		],
+	} as unknown as INodeType['description'];
+
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		const baseURL = this.getNodeParameter('baseUrl', 0) as string;
+		const limit = this.getNodeParameter('pageSize', 0) as number;
+		const out: INodeExecutionData[] = [];
+		let cursor: string | undefined;
+		for (;;) {
+			const response = (await this.helpers.httpRequestWithAuthentication.call(this, 'assistantPlatformPortalApi', {
+				method: 'GET',
+				baseURL,
+				url: '/api/v1/assistants',
+				qs: cursor === undefined ? { limit } : { limit, cursor },
+				json: true,
+			})) as { data: IDataObject[]; meta: { hasMore: boolean; nextCursor: string } };
+			for (const json of response.data) out.push({ json, pairedItem: { item: 0 } });
+			if (!response.meta.hasMore) break;
+			cursor = response.meta.nextCursor;
+		}
+		return [out];
+	}
+}
+
+const credentialTypes: Record<string, ICredentialType> = {
+	assistantPlatformPortalApi: new AssistantPlatformPortalApi(),
+	assistantPlatformOutboundApi: new AssistantPlatformOutboundApi(),
+};
+
+const nodeTypesByName: Record<string, INodeType | IVersionedNodeType> = {
+	[INPUT_TYPE]: new InputNode(),
+	[FLOOR_TYPE]: new HelperLoopNode(),
+};
+
+/** Our node, loaded the way n8n loads a declarative node (Settings > Request Options with Batching added). */
+function loadOurNode(): void {
+	const node = new AssistantPlatform();
+	DirectoryLoader.applyDeclarativeNodeOptionParameters(node);
+	nodeTypesByName[OUR_TYPE] = node;
+}
+loadOurNode();
+
+/**
+ * Makes modules loaded from the n8n install resolve n8n-workflow, n8n-core and @n8n/di to this project's
+ * copies (the same versions), so that the HTTP Request node runs in exactly the engine our node runs in.
+ */
+let redirectInstalled = false;
+function redirectEngineModules(foreignRoot: string): void {
+	if (redirectInstalled) return;
+	redirectInstalled = true;
+	const shared = /^(n8n-workflow|n8n-core|@n8n\/di)(\/.*)?$/;
+	const ownPaths = [join(PROJECT_ROOT, 'node_modules')];
+	const mod = Module as unknown as {
+		_resolveFilename: (request: string, parent: { filename?: string } | undefined, ...rest: unknown[]) => string;
+	};
+	const original = mod._resolveFilename;
+	mod._resolveFilename = function (request, parent, ...rest) {
+		if (shared.test(request) && parent?.filename?.startsWith(foreignRoot + sep)) {
+			return require.resolve(request, { paths: ownPaths });
+		}
+		return original.call(this, request, parent, ...rest);
+	};
+}
+
+export interface ForeignNodes {
+	dir: string;
+	version: string;
+	httpRequestDefaultVersion: number;
+}
+
+let foreign: ForeignNodes | undefined;
+
+/** Loads n8n's HTTP Request and Split Out nodes from n8n-nodes-base into this engine (once). */
+export function loadNodesBase(): ForeignNodes {
+	if (foreign) return foreign;
+	const dir = nodesBaseDir();
+	if (!dir) throw new Error('n8n-nodes-base is not installed (.tools/n8n or .tools/bench-nodes-base)');
+	redirectEngineModules(resolve(dir, '..', '..'));
+	// eslint-disable-next-line @typescript-eslint/no-require-imports
+	const { HttpRequest } = require(join(dir, 'dist/nodes/HttpRequest/HttpRequest.node.js')) as {
+		HttpRequest: new () => IVersionedNodeType;
+	};
+	// eslint-disable-next-line @typescript-eslint/no-require-imports
+	const { SplitOut } = require(join(dir, 'dist/nodes/Transform/SplitOut/SplitOut.node.js')) as {
+		SplitOut: new () => INodeType;
+	};
+	const http = new HttpRequest();
+	nodeTypesByName[HTTP_TYPE] = http;
+	nodeTypesByName[SPLIT_OUT_TYPE] = new SplitOut();
+	// eslint-disable-next-line @typescript-eslint/no-require-imports
+	const version = (require(join(dir, 'package.json')) as { version: string }).version;
+	foreign = { dir, version, httpRequestDefaultVersion: Number(http.description.defaultVersion) };
+	return foreign;
+}
+
+const nodeTypes: INodeTypes = {
+	getByName(name: string): INodeType | IVersionedNodeType {
+		const type = nodeTypesByName[name];
+		if (!type) throw new Error(`Unknown node type ${name}`);
+		return type;
+	},
+	getByNameAndVersion(name: string, version?: number): INodeType {
+		const type = nodeTypesByName[name];
+		if (!type) throw new Error(`Unknown node type ${name}`);
+		return NodeHelpers.getVersionedNodeType(type, version);
+	},
+	getKnownTypes() {
+		return {};
+	},
+} as INodeTypes;
+
+/** ICredentialsHelper in memory; `authenticate` resolves generic blocks with the expression engine, as n8n does. */
+class BenchCredentialsHelper implements ICredentialsHelper {
+	constructor(private readonly store: Record<string, ICredentialDataDecryptedObject>) {}
+
+	getParentTypes(): string[] {
+		return [];
+	}
+
+	isCredentialUsableByNode(): boolean {
+		return true;
+	}
+
+	async authenticate(
+		credentials: ICredentialDataDecryptedObject,
+		typeName: string,
+		requestOptions: IHttpRequestOptions,
+		workflow: Workflow,
+		node: INode,
+	): Promise<IHttpRequestOptions> {
+		const auth = credentialTypes[typeName]?.authenticate;
+		if (!auth) return requestOptions;
+		if (typeof auth === 'function') return await auth(credentials, requestOptions);
+		const resolveValue = (value: string): string =>
+			typeof value === 'string' && value.charAt(0) === '='
+				? String(
+						workflow.expression.getSimpleParameterValue(
+							node,
+							value,
+							'internal',
+							{ $credentials: credentials },
+							undefined,
+							'',
+						),
+					)
+				: value;
+		const result: IHttpRequestOptions = { ...requestOptions };
+		const props = auth.properties as Record<string, Record<string, string>>;
+		for (const part of ['headers', 'qs', 'body'] as const) {
+			const values = props[part];
+			if (!values) continue;
+			const target = { ...((result[part] as IDataObject) ?? {}) };
+			for (const [key, value] of Object.entries(values)) target[resolveValue(key)] = resolveValue(value);
+			(result as unknown as Record<string, unknown>)[part] = target;
+		}
+		return result;
+	}
+
+	async preAuthentication(): Promise<ICredentialDataDecryptedObject | undefined> {
+		return undefined;
+	}
+
+	async runPreAuthentication(): Promise<ICredentialDataDecryptedObject | undefined> {
+		return undefined;
+	}
+
+	async getCredentials(_details: INodeCredentialsDetails, _type: string): Promise<ICredentials> {
+		throw new Error('getCredentials is not used by the benchmark');
+	}
+
+	async getDecrypted(
+		_additionalData: IWorkflowExecuteAdditionalData,
+		_nodeCredentials: INodeCredentialsDetails,
+		type: string,
+	): Promise<ICredentialDataDecryptedObject> {
+		const data = this.store[type];
+		if (!data) throw new Error(`No credentials of type ${type} configured`);
+		return { ...data };
+	}
+
+	async updateCredentials(): Promise<void> {}
+
+	async updateCredentialsOauthTokenData(): Promise<void> {}
+
+	getCredentialsProperties(type: string): INodeProperties[] {
+		return credentialTypes[type]?.properties ?? [];
+	}
+}
+
+function additionalDataFor(credentials: Record<string, ICredentialDataDecryptedObject>): IWorkflowExecuteAdditionalData {
+	const base = 'http://127.0.0.1:5678';
+	return {
+		credentialsHelper: new BenchCredentialsHelper(credentials),
+		executeWorkflow: async () => {
+			throw new Error('executeWorkflow is not available');
+		},
+		getRunExecutionData: async () => undefined,
+		executionId: 'bench-execution',
+		restApiUrl: `${base}/rest`,
+		instanceBaseUrl: base,
+		formBaseUrl: `${base}/form`,
+		formWaitingBaseUrl: `${base}/form-waiting`,
+		formTestBaseUrl: `${base}/form-test`,
+		webhookBaseUrl: `${base}/webhook`,
+		webhookWaitingBaseUrl: `${base}/webhook-waiting`,
+		webhookTestBaseUrl: `${base}/webhook-test`,
+		mcpBaseUrl: `${base}/mcp`,
+		mcpTestBaseUrl: `${base}/mcp-test`,
+		variables: {},
+		currentNodeExecutionIndex: 0,
+		logAiEvent: () => {},
+		getRuntimeCredential: async () => undefined,
+	} as unknown as IWorkflowExecuteAdditionalData;
+}
+
+export interface ChainNode {
+	type: string;
+	typeVersion?: number;
+	parameters: IDataObject;
+	/** Credential type names the node uses. */
+	credentials?: string[];
+	continueOnFail?: boolean;
+}
+
+export interface ChainResult {
+	/** Output items of the last node. */
+	items: INodeExecutionData[];
+	error?: Error;
+}
+
+/**
+ * Runs Input -> nodes[0] -> nodes[1] ... through WorkflowExecute (mode 'manual', execution order v1)
+ * and returns the last node's output.
+ */
+export async function runChain(
+	inputItems: INodeExecutionData[],
+	chain: ChainNode[],
+	credentials: Record<string, ICredentialDataDecryptedObject>,
+): Promise<ChainResult> {
+	const inputNode: INode = {
+		id: 'input',
+		name: 'Input',
+		type: INPUT_TYPE,
+		typeVersion: 1,
+		position: [0, 0],
+		parameters: { items: JSON.stringify(inputItems) },
+	};
+	const nodes: INode[] = [inputNode];
+	const connections: Workflow['connectionsBySourceNode'] = {};
+	chain.forEach((spec, index) => {
+		const credentialsOfNode: INode['credentials'] = {};
+		for (const type of spec.credentials ?? []) credentialsOfNode[type] = { id: `${type}-id`, name: type };
+		const node: INode = {
+			id: `node-${index}`,
+			name: `Node ${index}`,
+			type: spec.type,
+			typeVersion: spec.typeVersion ?? 1,
+			position: [200 * (index + 1), 0],
+			parameters: spec.parameters as INode['parameters'],
+			credentials: credentialsOfNode,
+			continueOnFail: spec.continueOnFail,
+		};
+		const previous = nodes[nodes.length - 1];
+		connections[previous.name] = { main: [[{ node: node.name, type: 'main', index: 0 }]] };
+		nodes.push(node);
+	});
+	const workflow = new Workflow({
+		id: 'bench-workflow',
+		name: 'Bench',
+		nodes,
+		connections,
+		active: false,
+		nodeTypes,
+		settings: { executionOrder: 'v1' },
+	});
+	const additionalData = additionalDataFor(credentials);
+	additionalData.hooks = new ExecutionLifecycleHooks('manual', additionalData.executionId!, {
+		id: 'bench-workflow',
+		name: 'Bench',
+		nodes,
+		connections,
+		active: false,
+		isArchived: false,
+		createdAt: new Date(),
+		updatedAt: new Date(),
+		activeVersionId: null,
+	} as never);
+	const run: IRun = await new WorkflowExecute(additionalData, 'manual').run({ workflow, startNode: inputNode });
+	const last = nodes[nodes.length - 1];
+	const taskData = run.data.resultData.runData[last.name]?.[0];
+	const items = (taskData?.data?.main?.[0] ?? []) as INodeExecutionData[];
+	const error = (taskData?.error ?? run.data.resultData.error) as Error | undefined;
+	return { items, error };
+}
