@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm test`: build the package, type-check everything, lint (community rules for nodes/ and
+// `npm test`: check the lockfile (scripts/lock-optional-bindings.js), build the package, type-check everything, lint (community rules for nodes/ and
 // credentials/, a separate scope for tests and the sandbox), verify the packed tarball (scripts/verify.js),
 // then run the jest suites.
 'use strict';
@@ -16,6 +16,7 @@ function step(title, command, args) {
 
 const npx = (tool) => `${__dirname}/../node_modules/.bin/${tool}`;
 
+step('lockfile installs with npm ci everywhere', process.execPath, [`${__dirname}/lock-optional-bindings.js`, '--check']);
 step('build', 'npm', ['run', '--silent', 'build']);
 step('type-check tests, sandbox and scripts', npx('tsc'), ['-p', 'tsconfig.dev.json', '--noEmit']);
 step('lint (n8n community rules)', npx('eslint'), ['nodes', 'credentials', 'package.json']);
