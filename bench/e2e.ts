@@ -15,11 +15,12 @@
  *
  * Environment: BENCH_RUNS (default 5), BENCH_POSTS (default 1000), BENCH_CONCURRENCY (default 50),
  * N8N_TOOLS_DIR (see scripts/n8n-install.js), BENCH_KEEP=1 keeps n8n's user folder, BENCH_N8N_NODE_OPTIONS
- * (NODE_OPTIONS for n8n, e.g. to profile it), BENCH_TARBALL (a packed build to install instead of building this
- * one), BENCH_E2E_OUT (results file instead of bench/results-e2e.json).
+ * (NODE_OPTIONS for n8n, e.g. to profile it), BENCH_N8N_ENV (extra NAME=value,... for n8n), BENCH_TARBALL (a packed build to install instead of building this
+ * one), BENCH_E2E_OUT (results file instead of bench/results-e2e.json), BENCH_TRIGGER_VERSION (the trigger's
+ * typeVersion in the workflow).
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
@@ -42,6 +43,7 @@ interface N8n {
 	stop(): Promise<void>;
 	killNow(): void;
 	exitInfo?: unknown;
+	child: { pid?: number };
 }
 interface Execution {
 	id: string;
@@ -59,7 +61,6 @@ const workflows = require(join(ROOT, 'test-e2e/support/workflows.js')) as {
 	noOpNode(name: string): Record<string, unknown>;
 	chain(name: string, nodes: unknown[]): unknown;
 	triggerUrl(n8n: N8n, trigger: unknown, slug: string): string;
-	publishTrigger(n8n: N8n, workflowId: string, trigger: unknown): Promise<void>;
 };
 /* eslint-enable @typescript-eslint/no-require-imports */
 
@@ -72,7 +73,20 @@ interface Receiver {
 	url: string;
 }
 
+/** CPU time (user + system, ms) n8n's main process has used so far (Linux /proc; NaN elsewhere). */
+function n8nCpuMs(n8n: N8n): number {
+	try {
+		const fields = readFileSync(`/proc/${n8n.child.pid}/stat`, 'utf8').split(') ')[1].split(' ');
+		const ticks = Number(fields[11]) + Number(fields[12]); // utime, stime (fields 14 and 15 of stat)
+		return (ticks * 1000) / 100; // USER_HZ is 100 on Linux
+	} catch {
+		return NaN;
+	}
+}
+
 interface RunResult {
+	/** n8n's CPU time during the run, per POST: far less sensitive than wall time to other load on the machine. */
+	cpuPerPostMs: number;
 	intakeMs: number;
 	processedMs: number;
 	non200: number;
@@ -101,6 +115,7 @@ async function executionsSince(n8n: N8n, workflowId: string, since: number): Pro
 
 async function runOnce(n8n: N8n, receiver: Receiver, dispatcher: Agent, posts: number): Promise<RunResult> {
 	const since = Date.now() - 1; // execution timestamps have millisecond precision
+	const cpu0 = n8nCpuMs(n8n);
 	let next = 0;
 	let non200 = 0;
 	const t0 = process.hrtime.bigint();
@@ -136,9 +151,12 @@ async function runOnce(n8n: N8n, receiver: Receiver, dispatcher: Agent, posts: n
 		}
 		await sleep(250);
 	}
+	// CPU until the executions finished (the polling of the public API above is included, the same for both receivers).
+	const cpuPerPostMs = (n8nCpuMs(n8n) - cpu0) / posts;
 	const succeeded = executions.filter((e) => e.status === 'success');
 	const lastStop = Math.max(...succeeded.map((e) => Date.parse(e.stoppedAt ?? e.startedAt)));
 	return {
+		cpuPerPostMs,
 		intakeMs,
 		processedMs: succeeded.length ? lastStop - since : NaN,
 		non200,
@@ -169,6 +187,13 @@ async function main(): Promise<void> {
 			N8N_LOG_LEVEL: process.env.N8N_LOG_LEVEL ?? 'warn',
 			// e.g. BENCH_N8N_NODE_OPTIONS="--cpu-prof --cpu-prof-dir=bench/out/n8n-prof" (written when n8n exits)
 			...(process.env.BENCH_N8N_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_N8N_NODE_OPTIONS } : {}),
+			// e.g. BENCH_N8N_ENV=N8N_EXPRESSION_ENGINE=legacy (comma-separated NAME=value pairs)
+			...Object.fromEntries(
+				(process.env.BENCH_N8N_ENV ?? '')
+					.split(',')
+					.filter((pair) => pair.includes('='))
+					.map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]),
+			),
 		},
 	});
 	// n8n runs in its own process group: never leave it behind, also on Ctrl-C.
@@ -184,8 +209,13 @@ async function main(): Promise<void> {
 	const dispatcher = new Agent({ connections: CONCURRENCY, keepAliveTimeout: 30_000 });
 	try {
 		const trigger = workflows.triggerNode('Platform Event', { events: ['callResult'], registerOnPublish: false });
+		// BENCH_TRIGGER_VERSION: the trigger's typeVersion in the workflow (for a candidate build with several versions).
+		if (process.env.BENCH_TRIGGER_VERSION) (trigger as { typeVersion?: number }).typeVersion = Number(process.env.BENCH_TRIGGER_VERSION);
 		const ours = await n8n.createWorkflow(workflows.chain('bench: trigger intake', [trigger, workflows.noOpNode('Received')]));
-		await workflows.publishTrigger(n8n, ours.id, trigger);
+		await n8n.publishWorkflow(ours.id);
+		// Registered once a post with the right token answers; an empty body is refused (400) and starts nothing.
+		const ready = await n8n.callWebhook(workflows.triggerUrl(n8n, trigger, 'call-result'), { body: {}, retryMs: 20_000 });
+		if (ready.status !== 400) throw new Error(`the trigger answered ${ready.status} to an empty body`);
 
 		const webhookPath = `bench-call-result-${randomUUID().slice(0, 8)}`;
 		const webhook = {
@@ -210,22 +240,30 @@ async function main(): Promise<void> {
 			{ key: 'webhook', workflowId: theirs.id, url: webhookUrl },
 		];
 		const results: Record<Receiver['key'], RunResult[]> = { ours: [], webhook: [] };
+		// BENCH_E2E_ONLY=ours|webhook: post to one receiver only (e.g. to profile n8n for one of them).
+		const only = process.env.BENCH_E2E_ONLY;
 		for (let round = -1; round < RUNS; round++) {
 			const order = round % 2 === 0 ? receivers : [...receivers].reverse();
 			for (const receiver of order) {
+				if (only && receiver.key !== only) continue;
 				// The warm-up (JIT, first executions, SQLite) needs no 1,000 posts: 100 do.
 				const result = await runOnce(n8n, receiver, dispatcher, round < 0 ? Math.min(100, POSTS) : POSTS);
 				log(
-					`${round < 0 ? 'warm-up' : `run ${round + 1}`} ${receiver.key}: intake ${result.intakeMs.toFixed(0)} ms, ` +
+					`${round < 0 ? 'warm-up' : `run ${round + 1}`} ${receiver.key}: intake ${result.intakeMs.toFixed(0)} ms, n8n CPU ${result.cpuPerPostMs.toFixed(1)} ms per POST, ` +
 						`processed ${result.processedMs.toFixed(0)} ms, ${result.executions} executions, ${result.non200} non-200, ${result.lost} lost`,
 				);
 				if (round >= 0) results[receiver.key].push(result);
 			}
 		}
+		if (only) {
+			log(`BENCH_E2E_ONLY=${only}: nothing written`);
+			return;
+		}
 		const summary = (runs: RunResult[]) => ({
 			medianMs: Math.round(median(runs.map((r) => r.intakeMs)) * 10) / 10,
 			runsMs: runs.map((r) => Math.round(r.intakeMs)),
 			processedMedianMs: Math.round(median(runs.map((r) => r.processedMs))),
+			cpuPerPostMedianMs: Math.round(median(runs.map((r) => r.cpuPerPostMs)) * 10) / 10,
 			executions: runs.map((r) => r.executions),
 			non200: runs.map((r) => r.non200),
 			lost: runs.map((r) => r.lost),

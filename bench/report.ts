@@ -40,6 +40,8 @@ export interface TriggerStats {
 	runsMs: number[];
 	/** Until the last execution of the run finished. */
 	processedMedianMs: number;
+	/** n8n main process CPU time per POST (Linux). */
+	cpuPerPostMedianMs?: number;
 	executions: number[];
 	non200: number[];
 	lost: number[];
@@ -288,17 +290,19 @@ export function renderMarkdown(r: BenchResults): string {
 		out.push(
 			`${n(t.posts)} call-result POSTs, concurrency ${t.concurrency}, measured ${t.measuredAt}.`,
 			'',
-			'| Receiver | Intake median | POSTs/s | Runs (ms) | All executions finished (median) | Executions/s | Successful executions per run (expected) | Not 200 | Lost |',
-			'|---|---:|---:|---|---:|---:|---:|---:|---:|',
+			'| Receiver | Intake median | POSTs/s | Runs (ms) | All executions finished (median) | Executions/s | n8n CPU per POST | Successful executions per run (expected) | Not 200 | Lost |',
+			'|---|---:|---:|---|---:|---:|---:|---:|---:|---:|',
 			...(['ours', 'webhook'] as const).map((key) => {
 				const x = t[key];
 				return (
 					`| ${key === 'ours' ? 'Assistant Platform Trigger' : 'n8n Webhook node'} | ${ms(x.medianMs)} ms | ${fmt((t.posts * 1000) / x.medianMs, 0)} | ${x.runsMs.join(', ')} | ` +
-					`${ms(x.processedMedianMs)} ms | ${fmt((t.posts * 1000) / x.processedMedianMs, 0)} | ${same(x.executions)} (${t.posts}) | ${same(x.non200)} | ${same(x.lost)} |`
+					`${ms(x.processedMedianMs)} ms | ${fmt((t.posts * 1000) / x.processedMedianMs, 0)} | ${x.cpuPerPostMedianMs === undefined ? 'n/a' : `${fmt(x.cpuPerPostMedianMs, 1)} ms`} | ` +
+					`${same(x.executions)} (${t.posts}) | ${same(x.non200)} | ${same(x.lost)} |`
 				);
 			}),
 			'',
-			`Throughput ratio ours / Webhook node: intake ${fmt(t.webhook.medianMs / t.ours.medianMs)}, executions ${fmt(t.webhook.processedMedianMs / t.ours.processedMedianMs)}.`,
+			`Throughput ratio ours / Webhook node: intake ${fmt(t.webhook.medianMs / t.ours.medianMs)}, executions ${fmt(t.webhook.processedMedianMs / t.ours.processedMedianMs)}` +
+				`${t.ours.cpuPerPostMedianMs && t.webhook.cpuPerPostMedianMs ? `; n8n CPU per POST ours / Webhook node ${fmt(t.ours.cpuPerPostMedianMs / t.webhook.cpuPerPostMedianMs)}` : ''}.`,
 			...(t.notes ?? []).map((note) => `- ${note}`),
 			'',
 		);
