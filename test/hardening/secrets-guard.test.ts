@@ -103,3 +103,27 @@ test('the trigger harness registers the Webhook Secret and the Auth Header Value
 		await trigger.close();
 	}
 });
+
+test('keys at the very start or end of a text, keys sharing a prefix, and one key among 100,000 are all found', () => {
+	const first = fresh('za_');
+	const last = fresh('zz_');
+	const shared = fresh('zp_');
+	const longer = `${shared}tail0001`;
+	registerSecret(first);
+	registerSecret(last);
+	registerSecret(shared);
+	registerSecret(longer);
+	const crowd = Array.from({ length: 100_000 }, () => fresh('zq_'));
+	for (const key of crowd) registerSecret(key);
+	try {
+		recordProduced(`${first} … ${longer.slice(0, -1)} … ${last}`);
+		expectReported(first);
+		expectReported(last);
+		expectReported(shared);
+		expect(findLeaks().filter((leak) => leak.startsWith('zp_'))).toHaveLength(1);
+		recordProduced(`x${crowd[77_777]}`);
+		expectReported(crowd[77_777]);
+	} finally {
+		for (const key of [first, last, shared, longer, ...crowd]) forgetSecret(key);
+	}
+});

@@ -1,17 +1,21 @@
 import type {
 	DeclarativeRestApiSettings,
 	IDataObject,
+	IExecuteFunctions,
 	IExecutePaginationFunctions,
 	IExecuteSingleFunctions,
 	IHttpRequestOptions,
 	INodeExecutionData,
 	JsonObject,
+	NodeOutput,
 } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { MAX_PAGE_SIZE, PORTAL_CREDENTIAL } from './constants';
+import type { ItemScope } from './items';
+import { asNodeError, failureItem, forEachItem, itemScope } from './items';
 import type { PlatformResponse, RequestContext } from './transport';
-import { platformRequest, portalRequest } from './transport';
+import { platformRequest, portalBaseUrl, portalRequest } from './transport';
 import { assertNonEmpty, assertPageSize, invalid, parseJsonObject } from './validation';
 
 /*
@@ -38,7 +42,8 @@ function cleanOptions(options: DeclarativeRestApiSettings.HttpRequestOptions): I
 	return result;
 }
 
-function toItems(body: unknown): INodeExecutionData[] {
+/** A response body as output items: an array gives one item per element, no body gives `{success: true}`. */
+export function toItems(body: unknown): INodeExecutionData[] {
 	if (Array.isArray(body)) return body.map((json) => ({ json: json as IDataObject }));
 	if (body === undefined || body === null || body === '') return [{ json: { success: true } }];
 	if (typeof body !== 'object') return [{ json: { data: body as string } }];
@@ -87,26 +92,18 @@ type Executor = (
 /**
  * Every output item is paired with the input item it came from, and with Continue On Fail an error
  * becomes an item of its own (`{ error }`), also paired, so one bad item never hides the others.
+ * Items are paired in place: they are this executor's own, and copying each one costs time and memory.
  */
 function perItem(run: Executor): Executor {
 	return async function (this: IExecutePaginationFunctions, requestData) {
 		const itemIndex = this.getItemIndex();
 		try {
 			const items = await run.call(this, requestData);
-			return items.map((item) => ({ ...item, pairedItem: { item: itemIndex } }));
+			for (const item of items) item.pairedItem = { item: itemIndex };
+			return items;
 		} catch (error) {
-			if (this.continueOnFail()) {
-				const e = error as { message?: string; description?: string };
-				return [
-					{
-						json: { error: e.message ?? String(error), ...(e.description ? { description: e.description } : {}) },
-						pairedItem: { item: itemIndex },
-					},
-				];
-			}
-			// Both constructors hand back an error that is already of their kind unchanged.
-			if (error instanceof NodeApiError) throw new NodeApiError(this.getNode(), error as unknown as JsonObject);
-			throw new NodeOperationError(this.getNode(), error as Error, { itemIndex });
+			if (this.continueOnFail()) return [failureItem(error, itemIndex)];
+			throw asNodeError(this.getNode(), error, itemIndex);
 		}
 	};
 }
@@ -179,30 +176,6 @@ export class SeenItems {
 	}
 }
 
-/**
- * Walks `meta.nextCursor` (sent exactly as received) keeping `limit` and every filter on every page.
- * Stops when `hasMore` is false, or when enough items are collected in Limit mode. Stops with a clear
- * error (never loops, never outputs an item twice) on: a page without a `data` array, `hasMore`
- * with no cursor, a repeated cursor, a page that repeats items already returned, more than
- * MAX_EMPTY_PAGES empty pages in a row, or a cursor the platform rejects. A page shorter than the
- * page size (even empty) is accepted: the walk follows its cursor (docs/assumptions.md, "Pagination").
- */
-export async function walkPages(
-	ctx: IExecutePaginationFunctions | IExecuteSingleFunctions,
-	options: IHttpRequestOptions,
-	walk: PageWalkOptions,
-	itemIndex: number,
-): Promise<IDataObject[]> {
-	return await walkList(
-		ctx,
-		String(options.url ?? ''),
-		async (qs) => await platformRequest(ctx, PORTAL_CREDENTIAL, { ...options, qs }, { retry: true, itemIndex }),
-		options.qs ?? {},
-		walk,
-		itemIndex,
-	);
-}
-
 /** Every item of a management list at `path` (programmatic callers: all pages, the largest page size). */
 export async function readWholeList(
 	ctx: RequestContext,
@@ -219,7 +192,15 @@ export async function readWholeList(
 	);
 }
 
-async function walkList(
+/**
+ * Walks `meta.nextCursor` (sent exactly as received) keeping `limit` and every filter on every page.
+ * Stops when `hasMore` is false, or when enough items are collected in Limit mode. Stops with a clear
+ * error (never loops, never outputs an item twice) on: a page without a `data` array, `hasMore`
+ * with no cursor, a repeated cursor, a page that repeats items already returned, more than
+ * MAX_EMPTY_PAGES empty pages in a row, or a cursor the platform rejects. A page shorter than the
+ * page size (even empty) is accepted: the walk follows its cursor (docs/assumptions.md, "Pagination").
+ */
+export async function walkList(
 	ctx: RequestContext,
 	url: string,
 	fetchPage: (qs: IDataObject) => Promise<PlatformResponse>,
@@ -307,29 +288,81 @@ async function walkList(
 	return walk.returnAll ? collected : collected.slice(0, walk.limit);
 }
 
-/** Reads Return All / Limit / Options > Page Size from the current operation's parameters. */
-export function readPageWalkOptions(ctx: IExecuteSingleFunctions): PageWalkOptions {
-	const node = ctx.getNode();
-	const returnAll = ctx.getNodeParameter('returnAll', false) as boolean;
-	const limitValue = returnAll ? 1 : ctx.getNodeParameter('limit', 50);
+/** Reads Return All / Limit / Options > Page Size of the current operation for one item. */
+export function readPageWalkOptions(scope: ItemScope): PageWalkOptions {
+	const node = scope.getNode();
+	const itemIndex = scope.getItemIndex();
+	const returnAll = scope.getNodeParameter('returnAll', false) as boolean;
+	const limitValue = returnAll ? 1 : scope.getNodeParameter('limit', 50);
 	const limit = returnAll ? Number.MAX_SAFE_INTEGER : Number(limitValue);
 	if (!returnAll && (!Number.isInteger(limit) || limit < 1)) {
-		throw invalid(node, 'Limit', `must be a whole number of at least 1 (got ${JSON.stringify(limitValue)})`, ctx.getItemIndex());
+		throw invalid(node, 'Limit', `must be a whole number of at least 1 (got ${JSON.stringify(limitValue)})`, itemIndex);
 	}
-	const pageSize = assertPageSize(
-		node,
-		ctx.getNodeParameter('options.pageSize', MAX_PAGE_SIZE),
-		ctx.getItemIndex(),
-	);
+	const pageSize = assertPageSize(node, scope.getNodeParameter('options.pageSize', MAX_PAGE_SIZE), itemIndex);
 	return { returnAll, limit, pageSize };
 }
 
-/** List operations: cursor pagination with Return All / Limit. */
-export const listPages: Executor = perItem(async function (requestData) {
-	const walk = { ...readPageWalkOptions(this), idField: listIdField(requestData.options.url) };
-	const items = await walkPages(this, cleanOptions(requestData.options), walk, this.getItemIndex());
-	return items.map((json) => ({ json }));
-});
+/** How a list operation reads one input item: the path of its list and its filters. */
+export interface ListSpec {
+	/** The list's path under /api/v1 (locators read and checked here, before anything is sent). */
+	path: (scope: ItemScope) => string;
+	/** Filters sent as query parameters on every page. */
+	query?: (scope: ItemScope) => IDataObject;
+}
+
+/**
+ * A list operation (Get Many and the like): per input item, cursor pagination with Return All /
+ * Limit over `walkList`, one output item per list item, paired with its input item.
+ *
+ * Lists run as custom operations, not through n8n's declarative engine: n8n-core 2.41 appends what a
+ * declarative operation returns with `push(...items)`, which overflows the call stack above about
+ * 120,000 items, and its per-item pass over the whole description costs more than the list itself
+ * for small lists (docs/performance.md). The declarative description still describes the fields.
+ */
+export function listOperation(spec: ListSpec): (this: IExecuteFunctions) => Promise<NodeOutput> {
+	return async function (this: IExecuteFunctions): Promise<NodeOutput> {
+		let baseURL: string | undefined;
+		return await forEachItem(this, async (itemIndex) => {
+			const scope = itemScope(this, itemIndex);
+			const path = spec.path(scope);
+			const qs = spec.query?.(scope) ?? {};
+			const walk = readPageWalkOptions(scope);
+			baseURL ??= await portalBaseUrl(this);
+			return await readListItems(this, baseURL, path, qs, walk, itemIndex);
+		});
+	};
+}
+
+/** One item's list at `path` under `baseURL` ({baseUrl}/api/v1) as output items (custom operations). */
+export async function readListItems(
+	ctx: IExecuteFunctions,
+	baseURL: string,
+	path: string,
+	qs: IDataObject,
+	walk: PageWalkOptions,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
+	const rows = await walkList(
+		ctx,
+		path,
+		async (pageQs) => await portalRequest(ctx, 'GET', path, { qs: pageQs, baseURL, retry: true, itemIndex }),
+		qs,
+		{ ...walk, idField: walk.idField ?? listIdField(path) },
+		itemIndex,
+	);
+	const items: INodeExecutionData[] = new Array(rows.length);
+	for (let i = 0; i < rows.length; i++) items[i] = { json: rows[i] };
+	return items;
+}
+
+/** A path with `{param}` placeholders filled from node parameters (resource locators included), none empty. */
+export function resolvePath(scope: ItemScope, template: string, labels: Record<string, string>): string {
+	return template.replace(/\{(\w+)\}/g, (_match, name: string) => {
+		const value = scope.getNodeParameter(name, '', { extractValue: true });
+		const text = assertNonEmpty(scope.getNode(), labels[name] ?? name, value, scope.getItemIndex());
+		return encodeURIComponent(text);
+	});
+}
 
 /**
  * preSend: resolves `{param}` placeholders in a path from node parameters (resource locators
@@ -340,12 +373,7 @@ export function pathFrom(template: string, labels: Record<string, string>) {
 		this: IExecuteSingleFunctions,
 		requestOptions: IHttpRequestOptions,
 	): Promise<IHttpRequestOptions> {
-		const url = template.replace(/\{(\w+)\}/g, (_match, name: string) => {
-			const value = this.getNodeParameter(name, '', { extractValue: true });
-			const text = assertNonEmpty(this.getNode(), labels[name] ?? name, value, this.getItemIndex());
-			return encodeURIComponent(text);
-		});
-		return { ...requestOptions, url };
+		return { ...requestOptions, url: resolvePath(this, template, labels) };
 	};
 }
 

@@ -6,6 +6,7 @@ import type {
 	IHttpRequestOptions,
 	ILoadOptionsFunctions,
 	IN8nHttpFullResponse,
+	INode,
 	IWebhookFunctions,
 } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
@@ -20,6 +21,7 @@ import {
 	RETRY_AFTER_MAX_MS,
 } from './constants';
 import { platformApiError, transportError } from './errors';
+import { invalid } from './validation';
 
 export type RequestContext =
 	| IExecuteFunctions
@@ -207,71 +209,125 @@ export async function platformRequest(
 	}
 }
 
+export interface RequestSettings {
+	timeout?: number;
+	proxy?: IHttpRequestOptions['proxy'];
+	skipSslCertificateValidation?: boolean;
+}
+
+/** Reads Request Options > Timeout / Proxy / Ignore SSL Issues the way n8n's declarative engine does. */
+export function readRequestSettings(node: INode, raw: unknown, itemIndex?: number): RequestSettings {
+	const options = (raw && typeof raw === 'object' ? raw : {}) as IDataObject;
+	const settings: RequestSettings = {};
+	const timeout = Number(options.timeout);
+	if (options.timeout !== undefined && options.timeout !== '' && Number.isFinite(timeout) && timeout > 0) {
+		settings.timeout = timeout;
+	}
+	if (options.allowUnauthorizedCerts === true) settings.skipSslCertificateValidation = true;
+	if (typeof options.proxy === 'string' && options.proxy.trim() !== '') {
+		let url: URL;
+		try {
+			url = new URL(options.proxy.trim());
+		} catch {
+			throw invalid(node, 'Proxy', 'must be a URL such as http://myproxy:3128', itemIndex);
+		}
+		if (!url.hostname || !url.port) {
+			throw invalid(node, 'Proxy', 'must name a host and a port, e.g. http://myproxy:3128', itemIndex);
+		}
+		settings.proxy = {
+			host: url.hostname,
+			port: Number(url.port),
+			protocol: url.protocol.replace(/:$/, ''),
+			...(url.username
+				? {
+						auth: {
+							username: decodeURIComponent(url.username),
+							password: decodeURIComponent(url.password),
+						},
+					}
+				: {}),
+		};
+	}
+	return settings;
+}
+
 /**
- * Settings > Request Options > Timeout of the node, for requests made by code (programmatic
- * operations, list search and load options). n8n applies it by itself only to declarative requests.
+ * Settings > Request Options of the node for requests made by code (custom operations, list search
+ * and load options): n8n applies them by itself only to declarative requests.
  */
-function nodeTimeout(ctx: RequestContext, itemIndex?: number): number | undefined {
+function nodeRequestSettings(ctx: RequestContext, itemIndex?: number): RequestSettings {
 	let value: unknown;
 	try {
 		if ('getItemIndex' in ctx) {
-			value = (ctx as IExecuteSingleFunctions).getNodeParameter('requestOptions.timeout', undefined);
+			value = (ctx as IExecuteSingleFunctions).getNodeParameter('requestOptions', {});
 		} else if ('getInputData' in ctx) {
-			value = (ctx as IExecuteFunctions).getNodeParameter('requestOptions.timeout', itemIndex ?? 0, undefined);
+			value = (ctx as IExecuteFunctions).getNodeParameter('requestOptions', itemIndex ?? 0, {});
 		} else if ('getCurrentNodeParameter' in ctx) {
-			value = (ctx as ILoadOptionsFunctions).getCurrentNodeParameter('requestOptions.timeout');
+			value = (ctx as ILoadOptionsFunctions).getCurrentNodeParameter('requestOptions');
 		}
 	} catch {
-		return undefined;
+		return {};
 	}
-	const timeout = typeof value === 'number' || typeof value === 'string' ? Number(value) : NaN;
-	return Number.isFinite(timeout) && timeout > 0 ? timeout : undefined;
+	return readRequestSettings(ctx.getNode(), value, itemIndex);
 }
 
 function trimSlash(url: string): string {
 	return url.replace(/\/+$/, '');
 }
 
-/** Management API request under {baseUrl}/api/v1. */
+/**
+ * {baseUrl}/api/v1 of the Portal API credential. Loops that send many requests read it once and pass it
+ * as `baseURL` (a real n8n loads and decrypts the credential on every getCredentials).
+ */
+export async function portalBaseUrl(ctx: RequestContext): Promise<string> {
+	const credentials = await ctx.getCredentials(PORTAL_CREDENTIAL);
+	return `${trimSlash(String(credentials.baseUrl ?? ''))}/api/v1`;
+}
+
+/** {outboundUrl} of the Outbound API credential (see portalBaseUrl). */
+export async function outboundBaseUrl(ctx: RequestContext): Promise<string> {
+	const credentials = await ctx.getCredentials(OUTBOUND_CREDENTIAL);
+	return trimSlash(String(credentials.outboundUrl ?? ''));
+}
+
+/** Management API request under {baseUrl}/api/v1 (`baseURL`: portalBaseUrl read once by the caller). */
 export async function portalRequest(
 	ctx: RequestContext,
 	method: IHttpRequestOptions['method'],
 	path: string,
-	options: { qs?: IDataObject; body?: unknown; headers?: IDataObject; timeout?: number } & RequestPolicy,
+	options: { qs?: IDataObject; body?: unknown; headers?: IDataObject; timeout?: number; baseURL?: string } & RequestPolicy,
 ): Promise<PlatformResponse> {
-	const credentials = await ctx.getCredentials(PORTAL_CREDENTIAL);
-	const { retry, itemIndex, passStatuses, ...rest } = options;
+	const { retry, itemIndex, passStatuses, baseURL, ...rest } = options;
 	return await platformRequest(
 		ctx,
 		PORTAL_CREDENTIAL,
 		{
 			method,
-			baseURL: `${trimSlash(String(credentials.baseUrl ?? ''))}/api/v1`,
+			baseURL: baseURL ?? (await portalBaseUrl(ctx)),
 			url: path,
-			timeout: nodeTimeout(ctx, itemIndex),
+			...nodeRequestSettings(ctx, itemIndex),
 			...(rest as Partial<IHttpRequestOptions>),
 		} as IHttpRequestOptions,
 		{ retry, itemIndex, passStatuses },
 	);
 }
 
-/** Outbound API request under {outboundUrl}. */
+/** Outbound API request under {outboundUrl} (`baseURL`: outboundBaseUrl read once by the caller). */
 export async function outboundRequest(
 	ctx: RequestContext,
 	method: IHttpRequestOptions['method'],
 	path: string,
-	options: { qs?: IDataObject; body?: unknown; timeout?: number } & RequestPolicy,
+	options: { qs?: IDataObject; body?: unknown; timeout?: number; baseURL?: string } & RequestPolicy,
 ): Promise<PlatformResponse> {
-	const credentials = await ctx.getCredentials(OUTBOUND_CREDENTIAL);
-	const { retry, itemIndex, passStatuses, ...rest } = options;
+	const { retry, itemIndex, passStatuses, baseURL, ...rest } = options;
 	return await platformRequest(
 		ctx,
 		OUTBOUND_CREDENTIAL,
 		{
 			method,
-			baseURL: trimSlash(String(credentials.outboundUrl ?? '')),
+			baseURL: baseURL ?? (await outboundBaseUrl(ctx)),
 			url: path,
-			timeout: nodeTimeout(ctx, itemIndex),
+			...nodeRequestSettings(ctx, itemIndex),
 			...(rest as Partial<IHttpRequestOptions>),
 		} as IHttpRequestOptions,
 		{ retry, itemIndex, passStatuses },

@@ -1,6 +1,7 @@
-import type { INodeProperties } from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { listProperties } from '../../shared/descriptions';
+import type { ItemScope } from '../../shared/items';
 
 const show = { resource: ['assistant'], operation: ['getAll'] };
 
@@ -20,8 +21,15 @@ export const getManyDescription: INodeProperties[] = [
 				type: 'string',
 				default: '',
 				description: 'Only assistants whose name contains this text (case-insensitive)',
-				routing: { send: { type: 'query', property: 'name' } },
 			},
 		],
 	},
 ];
+
+/** Filters → query parameters, sent on every page (an empty Name Contains filters nothing). */
+export function getManyQuery(scope: ItemScope): IDataObject {
+	const filters = (scope.getNodeParameter('filters', {}) as IDataObject) ?? {};
+	const qs: IDataObject = {};
+	if (filters.name !== undefined && filters.name !== null && String(filters.name) !== '') qs.name = String(filters.name);
+	return qs;
+}

@@ -1,11 +1,11 @@
-import { listPages, pathFrom, sendOnce } from '../../shared/routing';
 import type { INodeProperties } from 'n8n-workflow';
 
 import type { ResourceModule } from '../../shared/module';
+import { listOperation, pathFrom, sendOnce } from '../../shared/routing';
 
 import { createDescription } from './create';
 import { deleteDescription } from './delete';
-import { getManyDescription } from './getMany';
+import { getManyDescription, getManyQuery } from './getMany';
 import { updatePromptDescription } from './updatePrompt';
 
 const showOnlyForAssistant = { resource: ['assistant'] };
@@ -46,11 +46,6 @@ const properties: INodeProperties[] = [
 				value: 'getAll',
 				action: 'Get many assistants',
 				description: 'List assistants, page by page',
-				routing: {
-					request: { method: 'GET', url: '/assistants' },
-					send: { paginate: true },
-					operations: { pagination: listPages },
-				},
 			},
 			{
 				name: 'Update Prompt',
@@ -82,4 +77,7 @@ export const assistantResource: ResourceModule = {
 		description: 'Create, list and delete assistants, and update their prompt',
 	},
 	properties,
+	customOperations: {
+		getAll: listOperation({ path: () => '/assistants', query: getManyQuery }),
+	},
 };

@@ -2,7 +2,7 @@ import type { IExecuteSingleFunctions, IHttpRequestOptions, INodeProperties } fr
 
 import { assistantLocator, listProperties } from '../../shared/descriptions';
 import type { ResourceModule } from '../../shared/module';
-import { listPages, pathFrom, readOnce } from '../../shared/routing';
+import { listOperation, readOnce, resolvePath } from '../../shared/routing';
 
 import { assertProviderKind, providerKindOptions } from './catalogReader';
 
@@ -30,14 +30,6 @@ const properties: INodeProperties[] = [
 				value: 'getAssistantTools',
 				action: 'Get the tools of an assistant',
 				description: 'List the tools bound to an assistant, with their subscription names',
-				routing: {
-					request: { method: 'GET', url: '=/catalog/assistants' },
-					send: {
-						paginate: true,
-						preSend: [pathFrom('/catalog/assistants/{assistantId}/tools', { assistantId: 'Assistant' })],
-					},
-					operations: { pagination: listPages },
-				},
 			},
 			{
 				name: 'Get Providers',
@@ -55,11 +47,6 @@ const properties: INodeProperties[] = [
 				value: 'getTools',
 				action: 'Get the tool catalog',
 				description: 'List the tools available to assistants, with the instance name of plugin and tool-server tools',
-				routing: {
-					request: { method: 'GET', url: '/catalog/tools' },
-					send: { paginate: true },
-					operations: { pagination: listPages },
-				},
 			},
 		],
 		default: 'getProviders',
@@ -85,4 +72,10 @@ export const catalogResource: ResourceModule = {
 		description: 'Read the provider and tool catalogs',
 	},
 	properties,
+	customOperations: {
+		getAssistantTools: listOperation({
+			path: (scope) => resolvePath(scope, '/catalog/assistants/{assistantId}/tools', { assistantId: 'Assistant' }),
+		}),
+		getTools: listOperation({ path: () => '/catalog/tools' }),
+	},
 };

@@ -2,7 +2,7 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import type { ResourceModule } from '../../shared/module';
 
-import { RESOURCE, requestDescription, requestExecutor, requestPreSend } from './request';
+import { RESOURCE, customRequest, requestDescription } from './request';
 
 const properties: INodeProperties[] = [
 	{
@@ -17,11 +17,6 @@ const properties: INodeProperties[] = [
 				value: 'request',
 				action: 'Make a custom API request',
 				description: 'Send a request to any management API path with the portal credential',
-				routing: {
-					request: { method: 'GET', url: '/' },
-					send: { paginate: true, preSend: requestPreSend },
-					operations: { pagination: requestExecutor },
-				},
 			},
 		],
 		default: 'request',
@@ -36,4 +31,5 @@ export const customApiRequestResource: ResourceModule = {
 		description: 'Call any management API endpoint with the portal credential',
 	},
 	properties,
+	customOperations: { request: customRequest },
 };

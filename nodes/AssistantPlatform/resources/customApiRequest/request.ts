@@ -1,17 +1,17 @@
 import type {
-	DeclarativeRestApiSettings,
 	IDataObject,
-	IExecutePaginationFunctions,
-	IExecuteSingleFunctions,
+	IExecuteFunctions,
 	IHttpRequestMethods,
-	IHttpRequestOptions,
 	INode,
-	INodeExecutionData,
 	INodeProperties,
+	NodeOutput,
 } from 'n8n-workflow';
 
 import { listProperties } from '../../shared/descriptions';
-import { listPages, readOnce, sendOnce } from '../../shared/routing';
+import type { ItemScope } from '../../shared/items';
+import { forEachItem, itemScope } from '../../shared/items';
+import { readListItems, readPageWalkOptions, toItems } from '../../shared/routing';
+import { portalBaseUrl, portalRequest } from '../../shared/transport';
 import { assertNonEmpty, invalid } from '../../shared/validation';
 
 export const RESOURCE = 'customApiRequest';
@@ -73,10 +73,10 @@ export function assertRelativePath(node: INode, value: unknown, baseURL: unknown
 	return path;
 }
 
-function readQuery(ctx: IExecuteSingleFunctions, paginate: boolean): IDataObject {
-	const node = ctx.getNode();
-	const itemIndex = ctx.getItemIndex();
-	const rows = (ctx.getNodeParameter('queryParameters.parameters', []) as IDataObject[]) ?? [];
+function readQuery(scope: ItemScope, paginate: boolean): IDataObject {
+	const node = scope.getNode();
+	const itemIndex = scope.getItemIndex();
+	const rows = (scope.getNodeParameter('queryParameters.parameters', []) as IDataObject[]) ?? [];
 	const qs: IDataObject = {};
 	for (const row of rows) {
 		const name = typeof row.name === 'string' ? row.name.trim() : '';
@@ -100,10 +100,10 @@ function readQuery(ctx: IExecuteSingleFunctions, paginate: boolean): IDataObject
 	return qs;
 }
 
-function readBody(ctx: IExecuteSingleFunctions): string | undefined {
-	const node = ctx.getNode();
-	const itemIndex = ctx.getItemIndex();
-	const raw = ctx.getNodeParameter('body', '');
+function readBody(scope: ItemScope): IDataObject | IDataObject[] | undefined {
+	const node = scope.getNode();
+	const itemIndex = scope.getItemIndex();
+	const raw = scope.getNodeParameter('body', '');
 	let parsed: unknown = raw;
 	if (raw === undefined || raw === null) return undefined;
 	if (typeof raw === 'string') {
@@ -117,48 +117,56 @@ function readBody(ctx: IExecuteSingleFunctions): string | undefined {
 	if (typeof parsed !== 'object' || parsed === null) {
 		throw invalid(node, 'Body', 'must be a JSON object or array, e.g. {"name": "value"}', itemIndex);
 	}
-	return JSON.stringify(parsed);
+	return parsed as IDataObject | IDataObject[];
 }
 
-/** preSend: method, path, query and body from the parameters, all checked before sending. */
-async function buildRequest(
-	this: IExecuteSingleFunctions,
-	requestOptions: IHttpRequestOptions,
-): Promise<IHttpRequestOptions> {
-	const node = this.getNode();
-	const itemIndex = this.getItemIndex();
-	const method = String(this.getNodeParameter('method', 'GET')).toUpperCase() as IHttpRequestMethods;
+interface CustomRequest {
+	method: IHttpRequestMethods;
+	path: string;
+	qs: IDataObject;
+	body?: IDataObject | IDataObject[];
+	paginate: boolean;
+}
+
+/** Method, path, query and body of one item from the parameters, all checked before anything is sent. */
+export function buildRequest(scope: ItemScope, baseURL: string): CustomRequest {
+	const node = scope.getNode();
+	const itemIndex = scope.getItemIndex();
+	const method = String(scope.getNodeParameter('method', 'GET')).toUpperCase() as IHttpRequestMethods;
 	if (!METHODS.includes(method)) {
 		throw invalid(node, 'Method', `must be one of ${METHODS.join(', ')} (got "${method}")`, itemIndex);
 	}
-	const url = assertRelativePath(node, this.getNodeParameter('path', ''), requestOptions.baseURL, itemIndex);
-	const paginate = method === 'GET' && this.getNodeParameter('paginate', false) === true;
-	const qs = readQuery(this, paginate);
-	const result: IHttpRequestOptions = { ...requestOptions, method, url, qs };
-	delete result.body;
-	if (METHODS_WITH_BODY.includes(method)) {
-		const body = readBody(this);
-		if (body !== undefined) result.body = body;
-	}
-	return result;
+	const path = assertRelativePath(node, scope.getNodeParameter('path', ''), baseURL, itemIndex);
+	const paginate = method === 'GET' && scope.getNodeParameter('paginate', false) === true;
+	const qs = readQuery(scope, paginate);
+	const body = METHODS_WITH_BODY.includes(method) ? readBody(scope) : undefined;
+	return { method, path, qs, body, paginate };
 }
 
-export const requestPreSend = [buildRequest];
-
 /**
- * GET with Paginate: the shared cursor walk (limit and every query parameter on every page).
- * Other GETs are reads (bounded retries); POST, PUT, PATCH and DELETE are writes, sent once.
+ * Custom API Request, per input item. GET with Paginate: the shared cursor walk (limit and every
+ * query parameter on every page). Other GETs are reads (bounded retries); POST, PUT, PATCH and
+ * DELETE are writes, sent once.
  */
-export async function requestExecutor(
-	this: IExecutePaginationFunctions,
-	requestData: DeclarativeRestApiSettings.ResultOptions,
-): Promise<INodeExecutionData[]> {
-	const method = String(requestData.options.method ?? 'GET').toUpperCase();
-	if (method === 'GET') {
-		if (this.getNodeParameter('paginate', false) === true) return await listPages.call(this, requestData);
-		return await readOnce.call(this, requestData);
-	}
-	return await sendOnce.call(this, requestData);
+export async function customRequest(this: IExecuteFunctions): Promise<NodeOutput> {
+	let baseURL: string | undefined;
+	return await forEachItem(this, async (itemIndex) => {
+		const scope = itemScope(this, itemIndex);
+		baseURL ??= await portalBaseUrl(this);
+		const request = buildRequest(scope, baseURL);
+		if (request.paginate) {
+			return await readListItems(this, baseURL, request.path, request.qs, readPageWalkOptions(scope), itemIndex);
+		}
+		const response = await portalRequest(this, request.method, request.path, {
+			qs: Object.keys(request.qs).length > 0 ? request.qs : undefined,
+			...(request.body !== undefined ? { body: request.body } : {}),
+			headers: { Accept: 'application/json' },
+			baseURL,
+			retry: request.method === 'GET',
+			itemIndex,
+		});
+		return toItems(response.body);
+	});
 }
 
 const paginatedShow = { ...show, method: ['GET'], paginate: [true] };

@@ -1,9 +1,8 @@
-import type { IDataObject, IHttpRequestOptions, INode } from 'n8n-workflow';
+import type { IDataObject, IHttpRequestOptions } from 'n8n-workflow';
 
 import { OUTBOUND_CREDENTIAL } from '../../shared/constants';
-import type { PlatformResponse, RequestContext } from '../../shared/transport';
-import { platformRequest } from '../../shared/transport';
-import { invalid } from '../../shared/validation';
+import type { PlatformResponse, RequestContext, RequestSettings } from '../../shared/transport';
+import { outboundBaseUrl, platformRequest } from '../../shared/transport';
 
 /*
  * Helpers shared by the Outbound Call and Call Status resources (both programmatic): the request
@@ -11,47 +10,8 @@ import { invalid } from '../../shared/validation';
  * request function on top of the package transport.
  */
 
-export interface RequestSettings {
-	timeout?: number;
-	proxy?: IHttpRequestOptions['proxy'];
-	skipSslCertificateValidation?: boolean;
-}
-
-/** Reads Request Options > Timeout / Proxy / Ignore SSL Issues the way n8n's declarative engine does. */
-export function readRequestSettings(node: INode, raw: unknown, itemIndex?: number): RequestSettings {
-	const options = (raw && typeof raw === 'object' ? raw : {}) as IDataObject;
-	const settings: RequestSettings = {};
-	const timeout = Number(options.timeout);
-	if (options.timeout !== undefined && options.timeout !== '' && Number.isFinite(timeout) && timeout > 0) {
-		settings.timeout = timeout;
-	}
-	if (options.allowUnauthorizedCerts === true) settings.skipSslCertificateValidation = true;
-	if (typeof options.proxy === 'string' && options.proxy.trim() !== '') {
-		let url: URL;
-		try {
-			url = new URL(options.proxy.trim());
-		} catch {
-			throw invalid(node, 'Proxy', 'must be a URL such as http://myproxy:3128', itemIndex);
-		}
-		if (!url.hostname || !url.port) {
-			throw invalid(node, 'Proxy', 'must name a host and a port, e.g. http://myproxy:3128', itemIndex);
-		}
-		settings.proxy = {
-			host: url.hostname,
-			port: Number(url.port),
-			protocol: url.protocol.replace(/:$/, ''),
-			...(url.username
-				? {
-						auth: {
-							username: decodeURIComponent(url.username),
-							password: decodeURIComponent(url.password),
-						},
-					}
-				: {}),
-		};
-	}
-	return settings;
-}
+export type { RequestSettings } from '../../shared/transport';
+export { readRequestSettings } from '../../shared/transport';
 
 export interface Batching {
 	/** Whether the user set Request Options > Batching. Without it calls go one at a time. */
@@ -77,18 +37,21 @@ export function readBatching(raw: unknown): Batching {
 	};
 }
 
-/** One request to the outbound API ({outboundUrl}), authenticated by n8n with the outbound credential. */
+/**
+ * One request to the outbound API ({outboundUrl}), authenticated by n8n with the outbound credential.
+ * `baseURL`: outboundBaseUrl(ctx) read once by a caller that sends many requests (a real n8n loads and
+ * decrypts the credential on every getCredentials); without it the credential is read here.
+ */
 export async function outboundApi(
 	ctx: RequestContext,
 	settings: RequestSettings,
 	method: IHttpRequestOptions['method'],
 	path: string,
-	options: { body?: IDataObject; retry: boolean; itemIndex?: number; passStatuses?: number[] },
+	options: { body?: IDataObject; retry: boolean; itemIndex?: number; passStatuses?: number[]; baseURL?: string },
 ): Promise<PlatformResponse> {
-	const credentials = await ctx.getCredentials(OUTBOUND_CREDENTIAL);
 	const request: IHttpRequestOptions = {
 		method,
-		baseURL: String(credentials.outboundUrl ?? '').replace(/\/+$/, ''),
+		baseURL: options.baseURL ?? (await outboundBaseUrl(ctx)),
 		url: path,
 		headers: { Accept: 'application/json' },
 		json: true,

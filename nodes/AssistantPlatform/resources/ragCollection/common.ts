@@ -14,6 +14,7 @@ import {
 	CHUNK_SIZE_MIN,
 	STORAGE_ALLOWANCE_BYTES,
 } from '../../shared/constants';
+import type { ItemScope } from '../../shared/items';
 import { assertAcceptedFileType, assertRagId, invalid } from '../../shared/validation';
 
 export const RESOURCE = 'ragCollection';
@@ -44,10 +45,15 @@ export function ragPath(template: string) {
 		this: IExecuteSingleFunctions,
 		requestOptions: IHttpRequestOptions,
 	): Promise<IHttpRequestOptions> {
-		const value = this.getNodeParameter('ragId', '', { extractValue: true });
-		const ragId = readRagId(this.getNode(), value, this.getItemIndex());
-		return { ...requestOptions, url: template.replace('{ragId}', encodeURIComponent(ragId)) };
+		return { ...requestOptions, url: ragPathOf(this, template) };
 	};
+}
+
+/** `template` with `{ragId}` from the RAG Collection locator of one item, checked as ragPath does. */
+export function ragPathOf(scope: ItemScope, template: string): string {
+	const value = scope.getNodeParameter('ragId', '', { extractValue: true });
+	const ragId = readRagId(scope.getNode(), value, scope.getItemIndex());
+	return template.replace('{ragId}', encodeURIComponent(ragId));
 }
 
 export function chunkSizeProperty(show: Show): INodeProperties {

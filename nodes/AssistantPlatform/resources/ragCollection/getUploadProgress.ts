@@ -1,9 +1,9 @@
 import type { IExecuteFunctions, INodeProperties, NodeOutput } from 'n8n-workflow';
 
+import { forEachItem } from '../../shared/items';
 import { assertNonEmpty } from '../../shared/validation';
 
 import { showFor } from './common';
-import { forEachItem } from './execute';
 import { readUpload, readWaitSettings, waitForUpload, waitProperties } from './waitForUpload';
 
 const show = showFor('getUploadProgress');

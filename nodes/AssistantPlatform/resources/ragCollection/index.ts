@@ -1,9 +1,9 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import type { ResourceModule } from '../../shared/module';
-import { listPages, sendOnce } from '../../shared/routing';
+import { listOperation, sendOnce } from '../../shared/routing';
 
-import { RESOURCE, ragPath } from './common';
+import { RESOURCE, ragPath, ragPathOf } from './common';
 import { createDescription } from './create';
 import { deleteDescription } from './delete';
 import { estimateUploadDescription, estimateUploadPreSend } from './estimateUpload';
@@ -59,22 +59,12 @@ const properties: INodeProperties[] = [
 				value: 'getAll',
 				action: 'Get many RAG collections',
 				description: 'List collections, page by page',
-				routing: {
-					request: { method: 'GET', url: '/rag/collections' },
-					send: { paginate: true },
-					operations: { pagination: listPages },
-				},
 			},
 			{
 				name: 'Get Many Documents',
 				value: 'getManyDocuments',
 				action: 'Get many documents of a RAG collection',
 				description: 'List the documents of a collection, page by page',
-				routing: {
-					request: { method: 'GET', url: '=/rag/collections' },
-					send: { paginate: true, preSend: [ragPath('/rag/collections/{ragId}/documents')] },
-					operations: { pagination: listPages },
-				},
 			},
 			{
 				name: 'Get Upload Progress',
@@ -109,6 +99,8 @@ export const ragCollectionResource: ResourceModule = {
 	},
 	properties,
 	customOperations: {
+		getAll: listOperation({ path: () => '/rag/collections' }),
+		getManyDocuments: listOperation({ path: (scope) => ragPathOf(scope, '/rag/collections/{ragId}/documents') }),
 		uploadDocuments,
 		getUploadProgress,
 	},

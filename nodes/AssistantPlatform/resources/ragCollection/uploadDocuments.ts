@@ -3,6 +3,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { CHUNK_SIZE_DEFAULT } from '../../shared/constants';
 import { additionalFieldsJson, ragCollectionLocator } from '../../shared/descriptions';
+import { forEachItem } from '../../shared/items';
 import { portalRequest } from '../../shared/transport';
 import { assertChunkSize, parseJsonObject } from '../../shared/validation';
 
@@ -15,7 +16,6 @@ import {
 	showFor,
 	stringifyFormValue,
 } from './common';
-import { forEachItem } from './execute';
 import type { MultipartFile } from './multipart';
 import { buildMultipart } from './multipart';
 import { readWaitSettings, waitForUpload, waitProperties } from './waitForUpload';
