@@ -4,9 +4,11 @@
  * an in-memory credentials helper), without the secrets guard (which stringifies every output) and with
  * n8n's HTTP Request and Split Out nodes from the pinned n8n install loaded into the SAME engine.
  *
- * Credentials are applied as n8n's CredentialsHelper.authenticate does: every `={{ }}` value of a generic
- * `authenticate` block is resolved with the workflow's expression engine (not with a regex), so the
- * per-request cost of our node's authentication is the real one.
+ * Credentials are applied as n8n's CredentialsHelper.authenticate does: a function-form `authenticate` is
+ * called as a method of the credential type with the decrypted credential and the request options (its
+ * result is the request sent); every `={{ }}` value of a generic `authenticate` block is resolved with the
+ * workflow's expression engine (not with a regex). So the per-request cost of our node's authentication
+ * is the real one, in either form (BENCH_VARIANTS may load an older copy with a generic block).
  */
 import { mkdtempSync } from 'node:fs';
 import Module from 'node:module';
@@ -214,7 +216,10 @@ const nodeTypes: INodeTypes = {
 	},
 } as INodeTypes;
 
-/** ICredentialsHelper in memory; `authenticate` resolves generic blocks with the expression engine, as n8n does. */
+/**
+ * ICredentialsHelper in memory; `authenticate` as n8n's: a function is called with the decrypted credential
+ * and the request options, a generic block is resolved with the expression engine.
+ */
 class BenchCredentialsHelper implements ICredentialsHelper {
 	constructor(private readonly store: Record<string, ICredentialDataDecryptedObject>) {}
 
@@ -233,9 +238,10 @@ class BenchCredentialsHelper implements ICredentialsHelper {
 		workflow: Workflow,
 		node: INode,
 	): Promise<IHttpRequestOptions> {
-		const auth = credentialTypes[typeName]?.authenticate;
-		if (!auth) return requestOptions;
-		if (typeof auth === 'function') return await auth(credentials, requestOptions);
+		const type = credentialTypes[typeName];
+		if (!type?.authenticate) return requestOptions;
+		if (typeof type.authenticate === 'function') return await type.authenticate(credentials, requestOptions);
+		const auth = type.authenticate;
 		const resolveValue = (value: string): string =>
 			typeof value === 'string' && value.charAt(0) === '='
 				? String(

@@ -1,5 +1,5 @@
 import type {
-	IAuthenticateGeneric,
+	IAuthenticate,
 	Icon,
 	ICredentialTestRequest,
 	ICredentialType,
@@ -52,14 +52,16 @@ export class AssistantPlatformOutboundApi implements ICredentialType {
 		},
 	];
 
-	authenticate: IAuthenticateGeneric = {
-		type: 'generic',
-		properties: {
-			headers: {
-				'X-APIKEY-SECRET-SERVICE': '={{$credentials.outboundApiKey}}',
-			},
+	// A function, not a generic block: n8n calls it with the decrypted credential on every request and
+	// it sets the header directly, where a `={{ }}` value would go through n8n's expression engine on
+	// every request (docs/performance.md, fix B). The other headers of the request are kept.
+	authenticate: IAuthenticate = async (credentials, requestOptions) => ({
+		...requestOptions,
+		headers: {
+			...(requestOptions.headers ?? {}),
+			'X-APIKEY-SECRET-SERVICE': String(credentials.outboundApiKey ?? ''),
 		},
-	};
+	});
 
 	// The outbound API has no read-only "who am I" endpoint. A status query for an id that cannot
 	// exist is answered 404 once the key is accepted, and 401 when it is not. n8n's credential test

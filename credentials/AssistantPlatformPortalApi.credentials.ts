@@ -1,5 +1,5 @@
 import type {
-	IAuthenticateGeneric,
+	IAuthenticate,
 	Icon,
 	ICredentialTestRequest,
 	ICredentialType,
@@ -44,14 +44,16 @@ export class AssistantPlatformPortalApi implements ICredentialType {
 		},
 	];
 
-	authenticate: IAuthenticateGeneric = {
-		type: 'generic',
-		properties: {
-			headers: {
-				Authorization: '=Bearer {{$credentials.portalApiKey}}',
-			},
+	// A function, not a generic block: n8n calls it with the decrypted credential on every request and
+	// it sets the header directly, where a `={{ }}` value would go through n8n's expression engine on
+	// every request (docs/performance.md, fix B). The other headers of the request are kept.
+	authenticate: IAuthenticate = async (credentials, requestOptions) => ({
+		...requestOptions,
+		headers: {
+			...(requestOptions.headers ?? {}),
+			Authorization: `Bearer ${String(credentials.portalApiKey ?? '')}`,
 		},
-	};
+	});
 
 	test: ICredentialTestRequest = {
 		request: {

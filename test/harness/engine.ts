@@ -101,9 +101,15 @@ function resolveCredentialValue(template: string, credentials: ICredentialDataDe
 
 /**
  * Implements ICredentialsHelper for the engine: credentials live in memory, and `authenticate`
- * applies each credential type's own generic `authenticate` block (n8n-core does not).
+ * applies each credential type's own `authenticate` (n8n-core does not) the way n8n's
+ * CredentialsHelper.authenticate does (packages/cli/src/credentials-helper.ts): a function is called
+ * as a method of the credential type with the decrypted credential and the request options, and its
+ * result is the request sent; a generic block's values are resolved and set on the request.
  */
 export class TestCredentialsHelper implements ICredentialsHelper {
+	/** getDecrypted calls per credential type: each is a load and decrypt from the database in n8n. */
+	readonly reads: Record<string, number> = {};
+
 	constructor(private readonly store: Record<string, ICredentialDataDecryptedObject>) {}
 
 	getParentTypes(): string[] {
@@ -120,9 +126,9 @@ export class TestCredentialsHelper implements ICredentialsHelper {
 		requestOptions: IHttpRequestOptions,
 	): Promise<IHttpRequestOptions> {
 		const type = credentialTypes[typeName];
-		const auth = type?.authenticate;
-		if (!auth) return requestOptions;
-		if (typeof auth === 'function') return await auth(credentials, requestOptions);
+		if (!type?.authenticate) return requestOptions;
+		if (typeof type.authenticate === 'function') return await type.authenticate(credentials, requestOptions);
+		const auth = type.authenticate;
 		const result: IHttpRequestOptions = { ...requestOptions };
 		const props = auth.properties as Record<string, Record<string, string>>;
 		for (const part of ['headers', 'qs', 'body'] as const) {
@@ -157,6 +163,7 @@ export class TestCredentialsHelper implements ICredentialsHelper {
 		_nodeCredentials: INodeCredentialsDetails,
 		type: string,
 	): Promise<ICredentialDataDecryptedObject> {
+		this.reads[type] = (this.reads[type] ?? 0) + 1;
 		const data = this.store[type];
 		if (!data) throw new Error(`No credentials of type ${type} configured for this test`);
 		return { ...data };
@@ -193,6 +200,8 @@ export interface RunResult {
 	error?: Error & { description?: string; context?: IDataObject; httpCode?: string | null };
 	run: IRun;
 	waitTill?: Date;
+	/** How often the run loaded each credential type (n8n-core's getCredentials -> getDecrypted). */
+	credentialReads: Record<string, number>;
 }
 
 export function makeAdditionalData(
@@ -275,6 +284,7 @@ export async function runNode(options: RunOptions): Promise<RunResult> {
 		updatedAt: new Date(),
 		activeVersionId: null,
 	} as never);
+	const credentialReads = (additionalData.credentialsHelper as TestCredentialsHelper).reads;
 	const execute = new WorkflowExecute(additionalData, mode);
 	let run: IRun;
 	try {
@@ -283,14 +293,14 @@ export async function runNode(options: RunOptions): Promise<RunResult> {
 		// n8n's own pre-flight checks (e.g. a required parameter left empty) throw before any node runs.
 		const error = thrown as RunResult['error'];
 		recordProduced({ message: error?.message, description: error?.description });
-		return { items: [], error, run: { data: { resultData: { runData: {} } } } as unknown as IRun };
+		return { items: [], error, run: { data: { resultData: { runData: {} } } } as unknown as IRun, credentialReads };
 	}
 	const taskData = run.data.resultData.runData[node.name]?.[0];
 	const output = (taskData?.data?.main?.[0] ?? []) as INodeExecutionData[];
 	const error = (taskData?.error ?? run.data.resultData.error) as RunResult['error'];
 	recordProduced(output);
 	if (error) recordProduced({ message: error.message, description: error.description, context: error.context });
-	return { items: output, error, run, waitTill: run.waitTill ?? undefined };
+	return { items: output, error, run, waitTill: run.waitTill ?? undefined, credentialReads };
 }
 
 /** The parameters n8n would store for a node: the given ones plus every displayed default. */

@@ -1,5 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
+import { outboundBaseUrl } from '../../shared/transport';
+
 import { runInBatches } from './batches';
 import { outboundApi, readBatching, readRequestSettings } from './outbound';
 import type { Outcome, Placement } from './placement';
@@ -35,7 +37,11 @@ export async function placeCall(this: IExecuteFunctions): Promise<INodeExecution
 	const rawRequestOptions = this.getNodeParameter('requestOptions', 0, {});
 	const settings = readRequestSettings(node, rawRequestOptions, 0);
 	const batching = readBatching(rawRequestOptions);
+	// The credential's assistant key and URL are read once per run, not once per call: in n8n every
+	// getCredentials loads and decrypts it (read with item 0 as before, so the values are the same).
+	// n8n-core's httpRequestWithAuthentication still loads it for each request it authenticates.
 	const credentialKey = await credentialAssistantKey(this);
+	const baseURL = await outboundBaseUrl(this);
 
 	const results: Array<INodeExecutionData | undefined> = new Array(items.length);
 	const placements: Array<Placement | undefined> = new Array(items.length);
@@ -59,6 +65,7 @@ export async function placeCall(this: IExecuteFunctions): Promise<INodeExecution
 			const placement = placements[i]!;
 			try {
 				const response = await outboundApi(this, settings, 'POST', placement.path, {
+					baseURL,
 					body: placement.body,
 					retry: false,
 					itemIndex: i,

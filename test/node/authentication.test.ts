@@ -1,0 +1,297 @@
+import { createServer } from 'node:http';
+import type { IncomingHttpHeaders, Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+import type {
+	ICredentialDataDecryptedObject,
+	ICredentialType,
+	IHttpRequestOptions,
+	INode,
+	INodeExecutionData,
+} from 'n8n-workflow';
+import { Workflow } from 'n8n-workflow';
+
+import { AssistantPlatformOutboundApi } from '../../credentials/AssistantPlatformOutboundApi.credentials';
+import { AssistantPlatformPortalApi } from '../../credentials/AssistantPlatformPortalApi.credentials';
+import { testCredential } from '../harness/credentialTest';
+import { credentialTypes, NODE_TYPE, nodeTypes, runNode } from '../harness/engine';
+import { startSandbox } from '../harness/sandbox';
+import type { SandboxFixture } from '../harness/sandbox';
+import { registerSecret } from '../harness/secretsGuard';
+
+/*
+ * How both credentials authenticate (docs/performance.md, fix B): an `authenticate` function that n8n's
+ * CredentialsHelper.authenticate calls with the decrypted credential and the request options, setting
+ * exactly the header the former generic block set (`Authorization: Bearer <portalApiKey>`,
+ * `X-APIKEY-SECRET-SERVICE: <outboundApiKey>`), on workflow requests and on the credential test request.
+ */
+
+const PORTAL = 'assistantPlatformPortalApi';
+const OUTBOUND = 'assistantPlatformOutboundApi';
+const CALLER = '+390212345678';
+
+type AuthenticateFunction = (
+	credentials: ICredentialDataDecryptedObject,
+	requestOptions: IHttpRequestOptions,
+) => Promise<IHttpRequestOptions>;
+
+/** The credential type's authenticate, which must be the function form. */
+function authenticateOf(type: ICredentialType): AuthenticateFunction {
+	const auth = type.authenticate;
+	if (typeof auth !== 'function') throw new Error(`${type.name}: authenticate is not a function`);
+	// As n8n calls it: a method call on the credential type.
+	return async (credentials, requestOptions) => await auth.call(type, credentials, requestOptions);
+}
+
+/** The generic blocks both credentials had before fix B, verbatim. */
+const FORMER_GENERIC: Record<string, { header: string; template: string }> = {
+	[PORTAL]: { header: 'Authorization', template: '=Bearer {{$credentials.portalApiKey}}' },
+	[OUTBOUND]: { header: 'X-APIKEY-SECRET-SERVICE', template: '={{$credentials.outboundApiKey}}' },
+};
+
+/**
+ * What n8n 2.41's CredentialsHelper.resolveValue made of a generic block's value: the workflow's
+ * expression engine with `$credentials`, then '' for a falsy result and toString() otherwise.
+ */
+function resolveLikeN8n(template: string, credentials: ICredentialDataDecryptedObject): string {
+	const node: INode = {
+		id: 'n',
+		name: 'Assistant Platform',
+		type: NODE_TYPE,
+		typeVersion: 1,
+		position: [0, 0],
+		parameters: {},
+	};
+	const workflow = new Workflow({ nodes: [node], connections: {}, active: false, nodeTypes });
+	const value = workflow.expression.getSimpleParameterValue(
+		node,
+		template,
+		'internal',
+		{ $credentials: credentials },
+		undefined,
+		'',
+	);
+	return value ? String(value) : '';
+}
+
+describe('credentials: authenticate is a function that sets exactly the former header', () => {
+	const cases = [
+		{ type: new AssistantPlatformPortalApi(), field: 'portalApiKey', header: 'Authorization', prefix: 'Bearer ' },
+		{ type: new AssistantPlatformOutboundApi(), field: 'outboundApiKey', header: 'X-APIKEY-SECRET-SERVICE', prefix: '' },
+	];
+
+	test.each(cases)('$type.name uses the function form, not a generic block', ({ type }) => {
+		expect(typeof type.authenticate).toBe('function');
+		// The harness's credential types (used by every engine test) are the same classes.
+		expect(typeof credentialTypes[type.name].authenticate).toBe('function');
+	});
+
+	test.each(cases)('$type.name: the header, the other headers and options kept, the input untouched', async ({ type, field, header, prefix }) => {
+		const abort = new AbortController();
+		const input: IHttpRequestOptions = {
+			method: 'POST',
+			baseURL: 'https://api.example.com',
+			url: '/x',
+			qs: { limit: 1 },
+			body: { a: 1 },
+			json: true,
+			headers: { Accept: 'application/json', 'X-Other': 'kept' },
+			abortSignal: abort.signal,
+		};
+		const snapshot = { ...input, headers: { ...input.headers } };
+		const out = await authenticateOf(type)({ [field]: 'k-123', unrelated: 'x' }, input);
+		expect(out).toEqual({
+			...snapshot,
+			headers: { Accept: 'application/json', 'X-Other': 'kept', [header]: `${prefix}k-123` },
+		});
+		expect(out.abortSignal).toBe(abort.signal);
+		// No other credential field reaches the request.
+		expect(JSON.stringify({ ...out, abortSignal: undefined })).not.toContain('unrelated');
+		expect(input).toEqual(snapshot);
+	});
+
+	test.each(cases)('$type.name: works on a request without headers', async ({ type, field, header, prefix }) => {
+		const out = await authenticateOf(type)({ [field]: 'k-456' }, { url: '/y' });
+		expect(out).toEqual({ url: '/y', headers: { [header]: `${prefix}k-456` } });
+	});
+
+	test.each(cases)('$type.name: the same value n8n resolved from the former generic block', async ({ type, field, header }) => {
+		const former = FORMER_GENERIC[type.name];
+		expect(former.header).toBe(header);
+		for (const key of ['pk_live_9f8e7d6c', 'with spaces ', ' lead', 'q"u\'o`te', 'br{{ace}}s', '$credentials', 'ключ-é', '']) {
+			const credentials = { [field]: key };
+			const out = await authenticateOf(type)(credentials, { url: '/z', headers: {} });
+			expect(out.headers?.[header]).toBe(resolveLikeN8n(former.template, credentials));
+		}
+	});
+});
+
+let fx: SandboxFixture;
+
+beforeAll(async () => {
+	fx = await startSandbox();
+});
+
+afterAll(async () => {
+	await fx.sandbox.stop();
+});
+
+beforeEach(() => {
+	fx.sandbox.reset();
+	const assistant = fx.sandbox.createAssistant({ name: 'Caller', number: CALLER });
+	registerSecret(assistant.assistantApiKey);
+	fx.outbound.assistantApiKey = assistant.assistantApiKey;
+	fx.sandbox.clearJournal();
+});
+
+interface Captured {
+	method: string;
+	url: string;
+	rawHeaders: string[];
+}
+
+/** A pass-through to the sandbox that records the exact headers each request arrived with. */
+async function captureProxy(): Promise<{ url: string; captured: Captured[]; server: Server }> {
+	const captured: Captured[] = [];
+	const forward = (headers: IncomingHttpHeaders): Record<string, string> => {
+		const out: Record<string, string> = {};
+		for (const name of ['content-type', 'accept', 'authorization', 'x-apikey-secret-service']) {
+			const value = headers[name];
+			if (typeof value === 'string') out[name] = value;
+		}
+		return out;
+	};
+	const server = createServer((req, res) => {
+		const chunks: Buffer[] = [];
+		req.on('data', (c: Buffer) => chunks.push(c));
+		req.on('end', () => {
+			captured.push({ method: req.method ?? '', url: req.url ?? '', rawHeaders: [...req.rawHeaders] });
+			const body = chunks.length > 0 && req.method !== 'GET' ? Buffer.concat(chunks) : undefined;
+			void fetch(`${fx.sandbox.url}${req.url}`, { method: req.method, headers: forward(req.headers), body }).then(
+				async (answer) => {
+					const text = await answer.text();
+					res.writeHead(answer.status, { 'content-type': answer.headers.get('content-type') ?? 'application/json' });
+					res.end(text);
+				},
+			);
+		});
+	});
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+	return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, captured, server };
+}
+
+/** Every value of a header (case-insensitive) in a request's raw headers. */
+function headerValues(rawHeaders: string[], name: string): string[] {
+	const values: string[] = [];
+	for (let i = 0; i < rawHeaders.length; i += 2) {
+		if (rawHeaders[i].toLowerCase() === name.toLowerCase()) values.push(rawHeaders[i + 1]);
+	}
+	return values;
+}
+
+describe('credentials on the wire (engine + sandbox)', () => {
+	test('Portal API: exactly one "Authorization: Bearer <key>" on every request, the sandbox accepts it', async () => {
+		fx.sandbox.createAssistant({ name: 'Second', number: '+390200000001' });
+		const proxy = await captureProxy();
+		try {
+			const { error, items } = await runNode({
+				parameters: { resource: 'assistant', operation: 'getAll', returnAll: true, options: { pageSize: 1 } },
+				credentials: { ...fx.credentials, [PORTAL]: { ...fx.portal, baseUrl: proxy.url } },
+			});
+			expect(error).toBeUndefined();
+			expect(items.length).toBeGreaterThanOrEqual(2);
+		} finally {
+			proxy.server.close();
+		}
+		expect(proxy.captured.length).toBeGreaterThanOrEqual(2);
+		for (const request of proxy.captured) {
+			expect(headerValues(request.rawHeaders, 'authorization')).toEqual([`Bearer ${fx.sandbox.portalKey}`]);
+			expect(headerValues(request.rawHeaders, 'x-apikey-secret-service')).toEqual([]);
+		}
+		expect(fx.sandbox.journal.every((entry) => entry.auth === 'ok')).toBe(true);
+	});
+
+	test('Outbound API: exactly one "X-APIKEY-SECRET-SERVICE: <key>" per call, Accept kept, the sandbox accepts it', async () => {
+		const proxy = await captureProxy();
+		const items: INodeExecutionData[] = [{ json: { phone: '+14155550101' } }, { json: { phone: '+14155550102' } }];
+		try {
+			const { error } = await runNode({
+				parameters: { resource: 'outboundCall', operation: 'placeCall', route: 'trunk', dst: '={{ $json.phone }}', callerId: CALLER },
+				items,
+				credentials: { ...fx.credentials, [OUTBOUND]: { ...fx.outbound, outboundUrl: proxy.url } },
+			});
+			expect(error).toBeUndefined();
+		} finally {
+			proxy.server.close();
+		}
+		expect(proxy.captured).toHaveLength(2);
+		for (const request of proxy.captured) {
+			expect(headerValues(request.rawHeaders, 'x-apikey-secret-service')).toEqual([fx.sandbox.outboundKey]);
+			expect(headerValues(request.rawHeaders, 'authorization')).toEqual([]);
+			expect(headerValues(request.rawHeaders, 'accept')).toEqual(['application/json']);
+		}
+		expect(fx.sandbox.journal.map((entry) => [entry.auth, entry.status])).toEqual([
+			['ok', 200],
+			['ok', 200],
+		]);
+	});
+
+	test.each([
+		['a wrong key', 'wrong-portal-key-7788', 'invalid'],
+		['an empty key', '', 'invalid'],
+	])('Portal API with %s: the sandbox answers 401 and the node fails', async (_label, key, auth) => {
+		const { error } = await runNode({
+			parameters: { resource: 'assistant', operation: 'getAll', returnAll: false, limit: 1 },
+			credentials: { ...fx.credentials, [PORTAL]: { ...fx.portal, portalApiKey: key } },
+		});
+		expect(error?.httpCode).toBe('401');
+		expect(fx.sandbox.journal.map((entry) => [entry.auth, entry.status])).toEqual([[auth, 401]]);
+	});
+
+	test.each([
+		['a wrong key', 'wrong-outbound-key-7788', 'invalid'],
+		['an empty key', '', 'missing'],
+	])('Outbound API with %s: the sandbox answers 401, nothing is placed', async (_label, key, auth) => {
+		const { error } = await runNode({
+			parameters: { resource: 'outboundCall', operation: 'placeCall', route: 'trunk', dst: '+14155550103', callerId: CALLER },
+			credentials: { ...fx.credentials, [OUTBOUND]: { ...fx.outbound, outboundApiKey: key } },
+		});
+		expect(error?.httpCode).toBe('401');
+		expect(fx.sandbox.journal.map((entry) => [entry.auth, entry.status])).toEqual([[auth, 401]]);
+	});
+
+	test.each([PORTAL, OUTBOUND])('%s: the credential test request goes through the authenticate function', async (name) => {
+		const type = credentialTypes[name];
+		const spy = jest.spyOn(type, 'authenticate' as never);
+		try {
+			const data = name === PORTAL ? fx.portal : fx.outbound;
+			expect(await testCredential(name, data)).toEqual({ status: 'OK', message: 'Connection successful!' });
+			expect(spy).toHaveBeenCalledTimes(1);
+			expect((spy.mock.calls[0] as unknown[])[0]).toEqual(data);
+		} finally {
+			spy.mockRestore();
+		}
+		expect(fx.sandbox.journal.map((entry) => entry.auth)).toEqual(['ok']);
+	});
+});
+
+describe('Place Call reads the Outbound API credential once per run, not once per call', () => {
+	const run = async (n: number) =>
+		await runNode({
+			parameters: { resource: 'outboundCall', operation: 'placeCall', route: 'trunk', dst: '={{ $json.phone }}', callerId: CALLER },
+			items: Array.from({ length: n }, (_, i) => ({ json: { phone: `+1415555${String(i).padStart(4, '0')}` } })),
+			credentials: fx.credentials,
+		});
+
+	test('only n8n-core\'s own read per authenticated request grows with the number of calls', async () => {
+		const one = await run(1);
+		expect(one.error).toBeUndefined();
+		const twenty = await run(20);
+		expect(twenty.error).toBeUndefined();
+		expect(fx.sandbox.journal.filter((entry) => entry.method === 'POST')).toHaveLength(21);
+		// httpRequestWithAuthentication loads the credential for every request it authenticates (19 more
+		// requests); the node itself reads it a fixed number of times per run (assistant key, base URL).
+		expect(twenty.credentialReads[OUTBOUND] - one.credentialReads[OUTBOUND]).toBe(19);
+		expect(one.credentialReads[OUTBOUND] - 1).toBeLessThanOrEqual(2);
+	});
+});
