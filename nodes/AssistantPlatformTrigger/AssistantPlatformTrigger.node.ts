@@ -1,12 +1,14 @@
 import type {
 	IDataObject,
 	IHookFunctions,
+	INodeParameters,
 	INodeType,
 	INodeTypeDescription,
+	IWebhookDescription,
 	IWebhookFunctions,
 	IWebhookResponseData,
 } from 'n8n-workflow';
-import { NodeConnectionTypes } from 'n8n-workflow';
+import { NodeConnectionTypes, webhookDescriptionFields } from 'n8n-workflow';
 
 import { searchAssistants } from '../AssistantPlatform/listSearch/searchAssistants';
 import { PORTAL_CREDENTIAL } from '../AssistantPlatform/shared/constants';
@@ -110,6 +112,30 @@ function isTestActivation(ctx: IHookFunctions): boolean {
 
 const webhookBase = { name: 'default' as const, httpMethod: 'POST', responseMode: 'onReceived' };
 
+/**
+ * The path of one event's URL: `<secret>/<slug>`, under the node's webhook id. The template is what the
+ * editor shows and what any n8n evaluates; where n8n-workflow has `webhookDescriptionFields` (2.41 on),
+ * the same value is also declared as a native resolver, so that n8n works out the path of a node with
+ * static parameters without its expression engine (an isolate per evaluation under
+ * `N8N_EXPRESSION_ENGINE=vm`) on every request. An older n8n-workflow does not export it: the template
+ * alone is used there.
+ */
+export function eventWebhookPath(slug: string): Pick<IWebhookDescription, 'path'> {
+	const template = `={{$parameter["webhookSecret"]}}/${slug}`;
+	if (typeof webhookDescriptionFields !== 'function') return { path: template };
+	return webhookDescriptionFields({
+		path: {
+			template,
+			// What the expression gives: the secret as text (nothing for an unset one), then the slug.
+			resolve: (parameters: INodeParameters) => `${stringOrEmpty(parameters.webhookSecret)}/${slug}`,
+		},
+	});
+}
+
+function stringOrEmpty(value: unknown): string {
+	return value === undefined || value === null ? '' : String(value);
+}
+
 export class AssistantPlatformTrigger implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Assistant Platform Trigger',
@@ -145,17 +171,17 @@ export class AssistantPlatformTrigger implements INodeType {
 		webhooks: [
 			{
 				...webhookBase,
-				path: '={{$parameter["webhookSecret"]}}/call-result',
+				...eventWebhookPath('call-result'),
 				ndvHideUrl: '={{!($parameter["events"] || []).includes("callResult")}}',
 			},
 			{
 				...webhookBase,
-				path: '={{$parameter["webhookSecret"]}}/conversation-end',
+				...eventWebhookPath('conversation-end'),
 				ndvHideUrl: '={{!($parameter["events"] || []).includes("conversationEnd")}}',
 			},
 			{
 				...webhookBase,
-				path: '={{$parameter["webhookSecret"]}}/extracted-data',
+				...eventWebhookPath('extracted-data'),
 				ndvHideUrl: '={{!($parameter["events"] || []).includes("extractedData")}}',
 			},
 			{

@@ -40,7 +40,7 @@ import type {
 	WorkflowActivateMode,
 	WorkflowExecuteMode,
 } from 'n8n-workflow';
-import { jsonParse, NodeHelpers, Workflow } from 'n8n-workflow';
+import { jsonParse, NodeHelpers, resolveWebhookDescriptionField, Workflow } from 'n8n-workflow';
 
 import { AssistantPlatformTrigger } from '../../nodes/AssistantPlatformTrigger/AssistantPlatformTrigger.node';
 
@@ -248,10 +248,7 @@ export class TriggerHarness {
 		const node = workflow.getNode(TRIGGER_NAME)!;
 		const out: IWebhookData[] = [];
 		for (const description of this.nodeType().description.webhooks ?? []) {
-			let path = String(
-				workflow.expression.getSimpleParameterValue(node, description.path, 'internal', {}),
-			);
-			path = trimSlashes(path);
+			const path = trimSlashes(webhookPathOf(workflow, node, description));
 			const isFullPath = workflow.expression.getSimpleParameterValue(
 				node,
 				description.isFullPath,
@@ -281,7 +278,7 @@ export class TriggerHarness {
 	private urlOf(description: IWebhookDescription, mode: 'production' | 'test'): string {
 		const workflow = this.workflow(this.staticData);
 		const node = workflow.getNode(TRIGGER_NAME)!;
-		const path = String(workflow.expression.getSimpleParameterValue(node, description.path, 'internal', {}));
+		const path = webhookPathOf(workflow, node, description);
 		const isFullPath = workflow.expression.getSimpleParameterValue(
 			node,
 			description.isFullPath,
@@ -673,3 +670,20 @@ export async function post(
 	}
 	return { status: response.status, body: parsed };
 }
+
+/**
+ * A webhook description's path as n8n 2.41 works it out (WebhookService.getNodeWebhooks, n8n-core
+ * getNodeWebhookUrl): the description's native resolver when it declares one and the node's parameters
+ * are static, else the expression engine. `webhookPathStats` counts both kinds.
+ */
+export function webhookPathOf(workflow: Workflow, node: INode, description: IWebhookDescription): string {
+	const native = resolveWebhookDescriptionField(node, description, 'path');
+	if (native.resolved) {
+		webhookPathStats.native++;
+		return String(native.value);
+	}
+	webhookPathStats.engine++;
+	return String(workflow.expression.getSimpleParameterValue(node, description.path, 'internal', {}));
+}
+
+export const webhookPathStats = { native: 0, engine: 0 };
