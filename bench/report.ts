@@ -123,7 +123,10 @@ export function renderMarkdown(r: BenchResults): string {
 	const out: string[] = [];
 	const m = r.machine;
 	out.push(
-		`Generated ${r.generatedAt} by \`npm run bench\` in ${r.durationSec} s: ${r.settings.runs} measured runs per client after 1 warm-up, ` +
+		`Generated ${r.generatedAt} by \`npm run bench\` in ${r.durationSec} s: ${r.settings.runs} measured runs per client after 1 warm-up ` +
+			(r.settings.shortRuns
+				? `(Return All of up to ${n(Number(r.settings.shortListMax))} items, 20 to 150 ms a run: ${r.settings.shortRuns} runs after ${r.settings.shortWarmups} warm-ups), `
+				: '') +
 			`median reported, runs of the clients of a scenario interleaved.`,
 		'',
 		`Machine: ${m.nproc} cores (${m.cpu}), ${m.memoryGB} GB memory, Node ${m.node}, ${m.platform}; load average ` +

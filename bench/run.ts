@@ -10,6 +10,9 @@
  *
  * Environment:
  *   BENCH_RUNS=5            measured runs per client and scenario (median reported), after one warm-up
+ *   BENCH_SHORT_RUNS=21     runs (after 3 warm-ups) of the short scenarios (Return All of up to 10,000: 20 to
+ *                           150 ms a run), where 5 runs after one warm-up still measure the JIT and the noise
+ *                           of a shared machine more than the clients
  *   BENCH_CASES=1,2,3,5     which cases to run (4 is `npm run bench:e2e`)
  *   BENCH_SIZES=1000,10000,100000   list sizes of case 1
  *   BENCH_LATENCIES=0,20    added sandbox latencies (ms)
@@ -38,6 +41,10 @@ import type { BenchResults, ClientStats, ScenarioResult } from './report';
 
 const ROOT = resolve(__dirname, '..', '..');
 const RUNS = Math.max(1, Number(process.env.BENCH_RUNS ?? 5));
+const SHORT_RUNS = Math.max(RUNS, Number(process.env.BENCH_SHORT_RUNS ?? 21));
+const SHORT_WARMUPS = 3;
+/** Return All sizes up to this are short scenarios (SHORT_RUNS runs after SHORT_WARMUPS warm-ups). */
+const SHORT_LIST_MAX = 10000;
 const CASES = new Set((process.env.BENCH_CASES ?? '1,2,3,5').split(',').map((s) => s.trim()));
 const SIZES = (process.env.BENCH_SIZES ?? '1000,10000,100000').split(',').map(Number);
 const PROFILE_DIR = process.env.BENCH_PROFILE ? resolve(process.env.BENCH_PROFILE) : undefined;
@@ -131,6 +138,9 @@ interface Scenario {
 	id: string;
 	label: string;
 	clients: ClientName[];
+	/** Measured runs and warm-ups per client (RUNS and 1 unless the scenario is short). */
+	runs?: number;
+	warmups?: number;
 	/** Prepares the sandbox for one run and returns what the client is asked to do. */
 	before: (client: ClientName, run: number, warmup: boolean) => Promise<RunSpec>;
 	/** Reads the sandbox after one run: request counts and the like. */
@@ -152,7 +162,9 @@ async function runScenario(scenario: Scenario): Promise<Record<string, ClientSta
 	const records = new Map<string, RunRecord[]>(workers.map((w) => [w.key, []]));
 	const warm = new Map<string, RunRecord>();
 	try {
-		for (let round_ = -1; round_ < RUNS; round_++) {
+		const runs = scenario.runs ?? RUNS;
+		const warmups = scenario.warmups ?? 1;
+		for (let round_ = -warmups; round_ < runs; round_++) {
 			const warmup = round_ < 0;
 			// Rotate the order every round so that no client always runs first or last.
 			const order = workers.map((_w, i) => workers[(i + Math.max(0, round_)) % workers.length]);
@@ -219,6 +231,7 @@ async function caseList(sandbox: PlatformSandbox, target: Target): Promise<Scena
 				id: `list-${n}-${latency}ms`,
 				label: `Case 1, Return All ${n} assistants, +${latency} ms`,
 				clients,
+				...(n <= SHORT_LIST_MAX ? { runs: SHORT_RUNS, warmups: SHORT_WARMUPS } : {}),
 				before: async (_client, _run, warmup) => {
 					// The warm-up only warms the code: it runs without added latency (saves ~25 s at 100,000).
 					sandbox.setLatency(warmup ? 0 : latency);
@@ -443,7 +456,7 @@ async function main(): Promise<void> {
 	const results: BenchResults = {
 		generatedAt: new Date().toISOString(),
 		durationSec: 0,
-		settings: { runs: RUNS, warmups: 1, pageSize: PAGE_SIZE, latenciesMs: LATENCIES, fanoutBatchSize: FANOUT_BATCH },
+		settings: { runs: RUNS, warmups: 1, shortRuns: SHORT_RUNS, shortWarmups: SHORT_WARMUPS, shortListMax: SHORT_LIST_MAX, pageSize: PAGE_SIZE, latenciesMs: LATENCIES, fanoutBatchSize: FANOUT_BATCH },
 		machine: {
 			nproc: os.availableParallelism(),
 			cpu: os.cpus()[0]?.model ?? 'unknown',
