@@ -4,7 +4,7 @@
  * null cursor, a cursor the platform then rejects (400 INVALID_CURSOR), a page that repeats items
  * already returned, a page that shrinks, and empty pages without end.
  *
- * Expected of every list (declarative list operations through walkPages, and the programmatic
+ * Expected of every list (the list operations, custom operations over walkList, and the programmatic
  * readers behind Add or Remove Tools and the tool dropdown): a clean stop with a clear error, no
  * loop (a bounded number of requests), no item output twice. A page shorter than the page size is
  * accepted and the walk follows its cursor (docs/assumptions.md, "Pagination").
@@ -37,7 +37,7 @@ beforeEach(() => {
 	fx.sandbox.clearJournal();
 });
 
-describe('Assistant → Get Many (walkPages)', () => {
+describe('Assistant → Get Many (walkList)', () => {
 	test('baseline: three pages, five assistants, each once', async () => {
 		const { items, error } = await getAssistants();
 		expect(error).toBeUndefined();
@@ -178,7 +178,7 @@ describe('Assistant → Get Many (walkPages)', () => {
 	});
 });
 
-describe('other lists walked by walkPages', () => {
+describe('other lists walked by walkList', () => {
 	test('Catalog → Get Tools (no id field): an identical item repeated is caught by its JSON', async () => {
 		const first = (await portalGet(fx, '/catalog/tools?limit=3')).data as IDataObject[];
 		fx.sandbox.clearJournal();
