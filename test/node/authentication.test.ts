@@ -295,3 +295,25 @@ describe('Place Call reads the Outbound API credential once per run, not once pe
 		expect(one.credentialReads[OUTBOUND] - 1).toBeLessThanOrEqual(2);
 	});
 });
+
+describe('Call Status → Get reads the Outbound API credential once per run, not once per status read', () => {
+	const run = async (n: number) =>
+		await runNode({
+			parameters: { resource: 'callStatus', operation: 'get', internalId: '={{ $json.id }}' },
+			items: Array.from({ length: n }, (_, i) => ({ json: { id: `not-persisted-${i}` } })),
+			credentials: fx.credentials,
+			continueOnFail: true,
+		});
+
+	test('only n8n-core\'s own read per authenticated request grows with the number of reads', async () => {
+		const one = await run(1);
+		const twenty = await run(20);
+		expect(one.items).toHaveLength(1);
+		expect(twenty.items).toHaveLength(20);
+		// Each item is one read answered 404 (record not persisted): reported per item, nothing retried.
+		expect(twenty.items.every((item) => /not persisted/i.test(String(item.json.error)))).toBe(true);
+		expect(fx.sandbox.journal.filter((entry) => entry.path.startsWith('/getDialstatus/'))).toHaveLength(21);
+		expect(twenty.credentialReads[OUTBOUND] - one.credentialReads[OUTBOUND]).toBe(19);
+		expect(one.credentialReads[OUTBOUND] - 1).toBeLessThanOrEqual(1);
+	});
+});

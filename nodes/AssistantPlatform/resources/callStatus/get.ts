@@ -9,6 +9,7 @@ import type {
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { readPlatformError } from '../../shared/errors';
+import { outboundBaseUrl } from '../../shared/transport';
 import { assertNonEmpty, invalid } from '../../shared/validation';
 import { runInBatches } from '../outboundCall/batches';
 import { asNodeError } from '../outboundCall/placement';
@@ -129,13 +130,14 @@ async function readOne(
 	settings: RequestSettings,
 	request: StatusRequest,
 	i: number,
+	baseURL: string,
 ): Promise<IDataObject> {
 	if (!request.wait) {
-		const response = await readStatusOnce(ctx, settings, request.internalId, i);
+		const response = await readStatusOnce(ctx, settings, request.internalId, i, baseURL);
 		if (response.statusCode === 404) throw notPersistedError(node, response.body, i);
 		return statusItem(request.internalId, response.body);
 	}
-	const result = await pollStatus(ctx, settings, request.internalId, request.wait, i);
+	const result = await pollStatus(ctx, settings, request.internalId, request.wait, i, baseURL);
 	if (result.found) return statusItem(request.internalId, result.response.body);
 	const waitedSeconds = Math.round(result.waitedMs / 100) / 10;
 	const message = `The call record of "${request.internalId}" was not persisted within ${request.wait.maxWaitMs / 1000} s (${result.attempts} reads, all 404)`;
@@ -181,13 +183,15 @@ export async function getCallStatus(this: IExecuteFunctions): Promise<INodeExecu
 
 	let failure: Error | undefined;
 	const todo = requests.flatMap((request, i) => (request ? [i] : []));
+	// Read once per run, not once per status read: in n8n every getCredentials loads and decrypts it.
+	const baseURL = todo.length > 0 ? await outboundBaseUrl(this) : '';
 	await runInBatches(
 		todo,
 		batching,
 		async (i) => {
 			const request = requests[i]!;
 			try {
-				results[i] = { json: await readOne(this, node, settings, request, i), pairedItem: { item: i } };
+				results[i] = { json: await readOne(this, node, settings, request, i, baseURL), pairedItem: { item: i } };
 			} catch (error) {
 				if (!continueOnFail) {
 					failure ??= error as Error;

@@ -39,17 +39,22 @@ export function statusPath(internalId: string): string {
 	return `/getDialstatus/${encodeURIComponent(internalId)}`;
 }
 
-/** One status read: retried on 429/5xx/resets (Retry-After honoured); a 404 is returned, not thrown. */
+/**
+ * One status read: retried on 429/5xx/resets (Retry-After honoured); a 404 is returned, not thrown.
+ * `baseURL`: outboundBaseUrl read once by a caller that reads many statuses.
+ */
 export async function readStatusOnce(
 	ctx: RequestContext,
 	settings: RequestSettings,
 	internalId: string,
 	itemIndex?: number,
+	baseURL?: string,
 ): Promise<PlatformResponse> {
 	return await outboundApi(ctx, settings, 'GET', statusPath(internalId), {
 		retry: true,
 		itemIndex,
 		passStatuses: [404],
+		baseURL,
 	});
 }
 
@@ -76,6 +81,7 @@ export async function pollStatus(
 	internalId: string,
 	policy: PollPolicy,
 	itemIndex?: number,
+	baseURL?: string,
 ): Promise<PollResult> {
 	const started = Date.now();
 	const deadline = started + Math.max(0, policy.maxWaitMs);
@@ -84,7 +90,7 @@ export async function pollStatus(
 	let attempts = 0;
 	for (;;) {
 		attempts++;
-		const response = await readStatusOnce(ctx, settings, internalId, itemIndex);
+		const response = await readStatusOnce(ctx, settings, internalId, itemIndex, baseURL);
 		if (response.statusCode !== 404) {
 			return { found: true, response, attempts, waitedMs: Date.now() - started };
 		}

@@ -7,6 +7,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { outboundBaseUrl } from '../../shared/transport';
 import { invalid } from '../../shared/validation';
 import { pollStatus, statusItem } from '../callStatus/status';
 
@@ -224,7 +225,9 @@ export async function placeCallAndWaitWebhook(this: IWebhookFunctions): Promise<
 			this.getNodeParameter('options.resultRecordWait', DEFAULT_RESULT_RECORD_WAIT_SECONDS),
 		);
 		const maxWaitMs = Number.isFinite(waitSeconds) ? Math.min(Math.max(waitSeconds, 0), 60) * 1000 : 0;
-		const poll = await pollStatus(this, settings, internalId, { maxWaitMs, initialDelayMs: 500 });
+		// The outbound URL is read once for all the reads of the poll (each getCredentials is a load in n8n).
+		const baseURL = await outboundBaseUrl(this);
+		const poll = await pollStatus(this, settings, internalId, { maxWaitMs, initialDelayMs: 500 }, undefined, baseURL);
 		if (poll.found) {
 			status = statusItem(internalId, poll.response.body);
 			delete status.internal_id;
