@@ -15,8 +15,7 @@ import { AssistantPlatformOutboundApi } from '../../credentials/AssistantPlatfor
 import { AssistantPlatformPortalApi } from '../../credentials/AssistantPlatformPortalApi.credentials';
 import { testCredential } from '../harness/credentialTest';
 import { credentialTypes, NODE_TYPE, nodeTypes, runNode } from '../harness/engine';
-import { startSandbox } from '../harness/sandbox';
-import type { SandboxFixture } from '../harness/sandbox';
+import { useSandbox } from '../harness/sandbox';
 import { registerSecret } from '../harness/secretsGuard';
 
 /*
@@ -126,18 +125,10 @@ describe('credentials: authenticate is a function that sets exactly the former h
 	});
 });
 
-let fx: SandboxFixture;
-
-beforeAll(async () => {
-	fx = await startSandbox();
-});
-
-afterAll(async () => {
-	await fx.sandbox.stop();
-});
+const fx = useSandbox();
 
 beforeEach(() => {
-	fx.sandbox.reset();
+	// After useSandbox's reset: a caller assistant whose key is the Outbound credential's.
 	const assistant = fx.sandbox.createAssistant({ name: 'Caller', number: CALLER });
 	registerSecret(assistant.assistantApiKey);
 	fx.outbound.assistantApiKey = assistant.assistantApiKey;

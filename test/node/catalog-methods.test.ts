@@ -4,23 +4,10 @@ import { AssistantPlatform } from '../../nodes/AssistantPlatform/AssistantPlatfo
 import { PROVIDER_CATALOG, TOOL_CATALOG } from '../../sandbox';
 
 import { addCatalogTools, fillerTools, fromList, loadOptionsContext, recorded } from './runtime-helpers';
-import type { SandboxFixture } from '../harness/sandbox';
-import { startSandbox } from '../harness/sandbox';
+import { useSandbox } from '../harness/sandbox';
 
-let fx: SandboxFixture;
+const fx = useSandbox();
 const node = new AssistantPlatform();
-
-beforeAll(async () => {
-	fx = await startSandbox();
-});
-
-afterAll(async () => {
-	await fx.sandbox.stop();
-});
-
-beforeEach(() => {
-	fx.sandbox.reset();
-});
 
 type ListSearch = (this: ILoadOptionsFunctions, filter?: string) => Promise<INodeListSearchResult>;
 type LoadOptions = (this: ILoadOptionsFunctions) => Promise<INodePropertyOptions[]>;

@@ -11,6 +11,7 @@ import { DirectoryLoader } from 'n8n-core';
 import { AssistantPlatform } from '../../nodes/AssistantPlatform/AssistantPlatform.node';
 import { registerNodeType, runNode } from '../harness/engine';
 import { expectNoSecrets, startSandbox, useSandbox } from '../harness/sandbox';
+import type { SandboxFixture } from '../harness/sandbox';
 
 const fx = useSandbox();
 
@@ -20,14 +21,23 @@ const loaded = new AssistantPlatform();
 DirectoryLoader.applyDeclarativeNodeOptionParameters(loaded);
 registerNodeType(LOADED_TYPE, loaded);
 
+/** Runs `check` against a sandbox of its own holding `count` assistants only, its journal empty. */
+async function withAssistants(count: number, check: (big: SandboxFixture) => Promise<void>): Promise<void> {
+	const big = await startSandbox({ seed: { demo: false } });
+	try {
+		big.sandbox.seed({ assistants: count });
+		big.sandbox.clearJournal();
+		await check(big);
+	} finally {
+		await big.sandbox.stop();
+	}
+}
+
 describe('Return All beyond n8n-core declarative limit', () => {
 	// n8n-core 2.41's RoutingNode appends a declarative operation's items with push(...items), which
 	// throws "Maximum call stack size exceeded" above about 120,000 items. 150,000 must all come out.
 	test('Assistant → Get Many returns 150,000 assistants in 300 pages of 500', async () => {
-		const big = await startSandbox({ seed: { demo: false } });
-		try {
-			big.sandbox.seed({ assistants: 150_000 });
-			big.sandbox.clearJournal();
+		await withAssistants(150_000, async (big) => {
 			const { items, error } = await runNode({
 				parameters: { resource: 'assistant', operation: 'getAll', returnAll: true },
 				credentials: big.credentials,
@@ -38,16 +48,11 @@ describe('Return All beyond n8n-core declarative limit', () => {
 			expect(big.sandbox.journal.every((e) => e.query.limit === '500')).toBe(true);
 			expect(new Set(items.map((i) => i.json.assistantId)).size).toBe(150_000);
 			expect(items[149_999].pairedItem).toEqual({ item: 0 });
-		} finally {
-			await big.sandbox.stop();
-		}
+		});
 	}, 120_000);
 
 	test('Custom API Request with Paginate returns 150,000 items too', async () => {
-		const big = await startSandbox({ seed: { demo: false } });
-		try {
-			big.sandbox.seed({ assistants: 150_000 });
-			big.sandbox.clearJournal();
+		await withAssistants(150_000, async (big) => {
 			const { items, error } = await runNode({
 				parameters: { resource: 'customApiRequest', operation: 'request', method: 'GET', path: '/assistants', paginate: true, returnAll: true },
 				credentials: big.credentials,
@@ -55,9 +60,7 @@ describe('Return All beyond n8n-core declarative limit', () => {
 			expect(error).toBeUndefined();
 			expect(items).toHaveLength(150_000);
 			expect(big.sandbox.journal).toHaveLength(300);
-		} finally {
-			await big.sandbox.stop();
-		}
+		});
 	}, 120_000);
 
 	test('every list operation of the node runs as a custom operation', () => {

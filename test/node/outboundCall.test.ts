@@ -8,8 +8,7 @@ import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 import { AssistantPlatform } from '../../nodes/AssistantPlatform/AssistantPlatform.node';
 import { registerNodeType, runNode } from '../harness/engine';
 import type { RunOptions } from '../harness/engine';
-import { assistantKeysOf, startSandbox } from '../harness/sandbox';
-import type { SandboxFixture } from '../harness/sandbox';
+import { assistantKeysOf, useSandbox } from '../harness/sandbox';
 import { registerSecret } from '../harness/secretsGuard';
 
 /*
@@ -27,20 +26,12 @@ const CALLER = '+390212345678';
 const OTHER_NUMBER = '+390287654321';
 const PBX = 'pbx.example.com';
 
-let fx: SandboxFixture;
+const fx = useSandbox();
 let assistantId: string;
 let assistantKey: string;
 
-beforeAll(async () => {
-	fx = await startSandbox();
-});
-
-afterAll(async () => {
-	await fx.sandbox.stop();
-});
-
 beforeEach(() => {
-	fx.sandbox.reset();
+	// After useSandbox's reset: a caller assistant whose key is the Outbound credential's.
 	const assistant = fx.sandbox.createAssistant({ name: 'Caller', number: CALLER });
 	assistantId = assistant.assistantId;
 	assistantKey = assistant.assistantApiKey;

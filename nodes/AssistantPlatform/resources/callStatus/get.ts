@@ -9,10 +9,10 @@ import type {
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { readPlatformError } from '../../shared/errors';
+import { asNodeError } from '../../shared/items';
 import { outboundBaseUrl } from '../../shared/transport';
 import { assertNonEmpty, invalid } from '../../shared/validation';
 import { runInBatches } from '../outboundCall/batches';
-import { asNodeError } from '../outboundCall/placement';
 import type { RequestSettings } from '../outboundCall/outbound';
 import { readBatching, readRequestSettings } from '../outboundCall/outbound';
 

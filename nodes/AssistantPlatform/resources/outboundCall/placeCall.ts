@@ -1,12 +1,12 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
+import { asNodeError } from '../../shared/items';
 import { outboundBaseUrl } from '../../shared/transport';
 
 import { runInBatches } from './batches';
 import { outboundApi, readBatching, readRequestSettings } from './outbound';
 import type { Outcome, Placement } from './placement';
 import {
-	asNodeError,
 	credentialAssistantKey,
 	describeOutcome,
 	failedItem,

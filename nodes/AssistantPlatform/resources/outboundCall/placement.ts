@@ -1,5 +1,5 @@
 import type { IDataObject, IExecuteFunctions, INode } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
 import { OUTBOUND_CREDENTIAL } from '../../shared/constants';
 import type { PlatformResponse } from '../../shared/transport';
@@ -200,10 +200,4 @@ export function refuseAutomaticRetry(node: INode): void {
 			},
 		);
 	}
-}
-
-/** An error thrown while reading an item, as the node error n8n shows (validation errors already are). */
-export function asNodeError(node: INode, error: unknown, itemIndex: number): NodeOperationError | NodeApiError {
-	if (error instanceof NodeOperationError || error instanceof NodeApiError) return error;
-	return new NodeOperationError(node, error as Error, { itemIndex });
 }
