@@ -12,6 +12,7 @@ import { NodeConnectionTypes, webhookDescriptionFields } from 'n8n-workflow';
 
 import { searchAssistants } from '../AssistantPlatform/listSearch/searchAssistants';
 import { PORTAL_CREDENTIAL } from '../AssistantPlatform/shared/constants';
+import { MAX_JSON_DEPTH, redactSecrets } from '../AssistantPlatform/shared/redact';
 
 import { triggerProperties } from './description';
 import type { EventName } from './events';
@@ -34,6 +35,7 @@ import {
 	unregister,
 } from './registration';
 import { constantTimeEqual, ipAllowed, parseAllowlist, secretProblem } from './security';
+import { DEFAULT_REPEAT_WINDOW_MINUTES, deliveryKey, isRepeat } from './repeats';
 
 /** The parts of n8n's request (an express Request) the trigger reads. */
 interface TriggerRequest {
@@ -324,7 +326,14 @@ export class AssistantPlatformTrigger implements INodeType {
 		if (contentType.startsWith('multipart/')) return refuse(this, 400, 'the body is not JSON');
 		const parsed = readJsonObject(req.rawBody, req.body);
 		if (!parsed.ok) return refuse(this, 400, parsed.reason);
-		const body = parsed.value;
+		let body: IDataObject;
+		try {
+			// The platform may echo the URL (and so the token) or the header value back: never output them.
+			body = redactSecrets(parsed.value, [secret, String(options.authHeaderValue ?? '')]);
+		} catch {
+			// The only failure: JSON nested deeper than MAX_JSON_DEPTH (n8n's own copy of it would fail later).
+			return refuse(this, 400, `the body is nested deeper than ${MAX_JSON_DEPTH} levels`);
+		}
 		const receivedAt = new Date().toISOString();
 
 		let json: IDataObject;
@@ -360,6 +369,15 @@ export class AssistantPlatformTrigger implements INodeType {
 				receivedAt,
 				body,
 			};
+		}
+
+		if (options.ignoreRepeats === true) {
+			const minutes = Number(options.repeatWindowMinutes ?? DEFAULT_REPEAT_WINDOW_MINUTES);
+			const windowMs = (Number.isFinite(minutes) && minutes > 0 ? minutes : DEFAULT_REPEAT_WINDOW_MINUTES) * 60_000;
+			const key = deliveryKey(event, body, req.rawBody);
+			if (isRepeat(this.getWorkflowStaticData('node'), key, Date.now(), windowMs)) {
+				return { webhookResponse: { received: true, started: false, reason: 'repeated delivery' } };
+			}
 		}
 
 		return { workflowData: [[{ json }]] };

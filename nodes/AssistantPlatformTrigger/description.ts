@@ -3,6 +3,8 @@ import type { INodeProperties } from 'n8n-workflow';
 import { SCHEMA_TYPES } from '../AssistantPlatform/shared/constants';
 import { assistantLocator } from '../AssistantPlatform/shared/descriptions';
 
+import { DEFAULT_REPEAT_WINDOW_MINUTES } from './repeats';
+
 const REGISTRABLE = { events: ['conversationEnd', 'extractedData'] };
 const REGISTERING = { ...REGISTRABLE, registerOnPublish: [true] };
 
@@ -190,6 +192,14 @@ export const triggerProperties: INodeProperties[] = [
 				description: 'Expected value of the Auth Header Name header (the value saved in the portal)',
 			},
 			{
+				displayName: 'Ignore Repeated Deliveries',
+				name: 'ignoreRepeats',
+				type: 'boolean',
+				default: false,
+				description:
+					'Whether to answer a delivery already received (same event and internal_id, or the same body) with 200 without starting the workflow again. Platforms may retry callbacks. Remembered in the workflow\'s static data, production URL only.',
+			},
+			{
 				displayName: 'IP Allowlist',
 				name: 'ipAllowlist',
 				type: 'string',
@@ -197,6 +207,14 @@ export const triggerProperties: INodeProperties[] = [
 				placeholder: 'e.g. 203.0.113.0/24, 2001:db8::/32',
 				description:
 					'Addresses or CIDR ranges (IPv4 and IPv6), separated by commas. Posts from other addresses are refused with 403. Empty: any address.',
+			},
+			{
+				displayName: 'Remember Deliveries For (Minutes)',
+				name: 'repeatWindowMinutes',
+				type: 'number',
+				typeOptions: { minValue: 1 },
+				default: DEFAULT_REPEAT_WINDOW_MINUTES,
+				description: 'How long a delivery is remembered by Ignore Repeated Deliveries',
 			},
 			{
 				displayName: 'Use X-Forwarded-For',

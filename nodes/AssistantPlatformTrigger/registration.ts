@@ -2,7 +2,7 @@ import type { IDataObject, IHookFunctions, INode } from 'n8n-workflow';
 
 import { SCHEMA_TYPES } from '../AssistantPlatform/shared/constants';
 import { portalRequest } from '../AssistantPlatform/shared/transport';
-import { invalid } from '../AssistantPlatform/shared/validation';
+import { assertPathId, invalid } from '../AssistantPlatform/shared/validation';
 
 import type { EventName } from './events';
 import { EVENTS, slugOf } from './events';
@@ -135,7 +135,7 @@ export function readConfig(ctx: IHookFunctions, forRegistration: boolean): Trigg
 	if (typeof assistantId !== 'string' || assistantId.trim() === '') {
 		throw invalid(node, 'Assistant', 'choose the assistant whose hooks this trigger configures');
 	}
-	config.assistantId = assistantId.trim();
+	config.assistantId = assertPathId(node, 'Assistant', assistantId);
 	if (events.includes('conversationEnd')) {
 		const authName = (ctx.getNodeParameter('authName', '') as string).trim();
 		config.authName = authName === '' ? null : authName;

@@ -30,12 +30,44 @@ import type {
 	IWorkflowExecuteAdditionalData,
 	WorkflowExecuteMode,
 } from 'n8n-workflow';
-import { NodeHelpers, Workflow } from 'n8n-workflow';
+import { LoggerProxy, NodeHelpers, Workflow } from 'n8n-workflow';
+import { Container } from '@n8n/di';
 
-import { recordProduced } from './secretsGuard';
+import { recordLog, recordProduced } from './secretsGuard';
 import { AssistantPlatformOutboundApi } from '../../credentials/AssistantPlatformOutboundApi.credentials';
 import { AssistantPlatformPortalApi } from '../../credentials/AssistantPlatformPortalApi.credentials';
 import { AssistantPlatform } from '../../nodes/AssistantPlatform/AssistantPlatform.node';
+
+/**
+ * n8n's logger, routed into the secrets guard's capture (recordLog) instead of winston's console
+ * transport: a test that expects an error prints nothing, and the guard still scans every line.
+ * n8n-core resolves the Logger service from the DI container (its own copy of @n8n/backend-common)
+ * and LoggerProxy is what n8n-workflow and the engine log through.
+ */
+class CapturedLogger {
+	error(message: unknown, metadata?: unknown): void {
+		recordLog('error', message, metadata);
+	}
+	warn(message: unknown, metadata?: unknown): void {
+		recordLog('warn', message, metadata);
+	}
+	info(message: unknown, metadata?: unknown): void {
+		recordLog('info', message, metadata);
+	}
+	debug(message: unknown, metadata?: unknown): void {
+		recordLog('debug', message, metadata);
+	}
+	scoped(): CapturedLogger {
+		return this;
+	}
+}
+const capturedLogger = new CapturedLogger();
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { Logger } = require(require.resolve('@n8n/backend-common', { paths: [require.resolve('n8n-core')] })) as {
+	Logger: new (...args: never[]) => unknown;
+};
+Container.set(Logger, capturedLogger);
+LoggerProxy.init(capturedLogger as unknown as Parameters<typeof LoggerProxy.init>[0]);
 
 export const NODE_TYPE = 'n8n-nodes-assistant-platform.assistantPlatform';
 export const INPUT_TYPE = 'test.input';
@@ -292,14 +324,14 @@ export async function runNode(options: RunOptions): Promise<RunResult> {
 	} catch (thrown) {
 		// n8n's own pre-flight checks (e.g. a required parameter left empty) throw before any node runs.
 		const error = thrown as RunResult['error'];
-		recordProduced({ message: error?.message, description: error?.description });
+		recordProduced(error);
 		return { items: [], error, run: { data: { resultData: { runData: {} } } } as unknown as IRun, credentialReads };
 	}
 	const taskData = run.data.resultData.runData[node.name]?.[0];
 	const output = (taskData?.data?.main?.[0] ?? []) as INodeExecutionData[];
 	const error = (taskData?.error ?? run.data.resultData.error) as RunResult['error'];
 	recordProduced(output);
-	if (error) recordProduced({ message: error.message, description: error.description, context: error.context });
+	if (error) recordProduced(error);
 	return { items: output, error, run, waitTill: run.waitTill ?? undefined, credentialReads };
 }
 

@@ -11,7 +11,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import { readPlatformError } from '../../shared/errors';
 import { asNodeError } from '../../shared/items';
 import { outboundBaseUrl } from '../../shared/transport';
-import { assertNonEmpty, invalid } from '../../shared/validation';
+import { assertPathId, invalid } from '../../shared/validation';
 import { runInBatches } from '../outboundCall/batches';
 import type { RequestSettings } from '../outboundCall/outbound';
 import { readBatching, readRequestSettings } from '../outboundCall/outbound';
@@ -92,7 +92,7 @@ interface StatusRequest {
 }
 
 function readRequest(ctx: IExecuteFunctions, node: INode, i: number): StatusRequest {
-	const internalId = assertNonEmpty(node, 'Internal ID', ctx.getNodeParameter('internalId', i, ''), i);
+	const internalId = assertPathId(node, 'Internal ID', ctx.getNodeParameter('internalId', i, ''), i);
 	if (!(ctx.getNodeParameter('waitForRecord', i, false) as boolean)) return { internalId };
 	const maxWait = Number(ctx.getNodeParameter('maxWait', i, DEFAULT_MAX_WAIT_SECONDS));
 	if (!Number.isFinite(maxWait) || maxWait < 0 || maxWait > MAX_WAIT_LIMIT_SECONDS) {

@@ -31,9 +31,10 @@ const LISTED_IDS = 50;
  */
 export async function placeCall(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const node = this.getNode();
-	refuseAutomaticRetry(node);
 	const items = this.getInputData();
 	const continueOnFail = this.continueOnFail();
+	const refused = refuseAutomaticRetry(node, continueOnFail);
+	if (refused) return [items.map((_, i) => ({ json: refused, pairedItem: { item: i } }))];
 	const rawRequestOptions = this.getNodeParameter('requestOptions', 0, {});
 	const settings = readRequestSettings(node, rawRequestOptions, 0);
 	const batching = readBatching(rawRequestOptions);
@@ -70,7 +71,7 @@ export async function placeCall(this: IExecuteFunctions): Promise<INodeExecution
 					retry: false,
 					itemIndex: i,
 				});
-				const json = placedItem(placement, response, new Date().toISOString());
+				const json = placedItem(node, placement, response, new Date().toISOString(), i);
 				placed.push({ index: i, internalId: json.internal_id });
 				results[i] = { json, pairedItem: { item: i } };
 			} catch (caught) {

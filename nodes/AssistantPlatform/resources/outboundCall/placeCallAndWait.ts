@@ -56,7 +56,8 @@ const emptyResult = (): IDataObject => ({
 
 export async function placeCallAndWait(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const node = this.getNode();
-	refuseAutomaticRetry(node);
+	const refused = refuseAutomaticRetry(node, this.continueOnFail());
+	if (refused) return [[{ json: refused, pairedItem: { item: 0 } }]];
 	const items = this.getInputData();
 	if (items.length !== 1) {
 		throw new NodeOperationError(
@@ -90,7 +91,7 @@ export async function placeCallAndWait(this: IExecuteFunctions): Promise<INodeEx
 			retry: false,
 			itemIndex: 0,
 		});
-		accepted = placedItem(placement, response, new Date().toISOString());
+		accepted = placedItem(node, placement, response, new Date().toISOString(), 0);
 	} catch (caught) {
 		const error = caught as NodeFailure;
 		const outcome = outcomeOf(error);
@@ -206,7 +207,7 @@ export async function placeCallAndWaitWebhook(this: IWebhookFunctions): Promise<
 
 	const waiting = waitingItem(this) ?? {};
 	const expected = waiting.internal_id;
-	if (expected !== undefined && expected !== null && String(expected) !== String(result.internal_id)) {
+	if (expected === undefined || expected === null || String(expected) !== String(result.internal_id)) {
 		return refuse(this, 409, 'This execution is waiting for the result of another call (internal_id does not match)');
 	}
 
