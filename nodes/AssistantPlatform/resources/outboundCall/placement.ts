@@ -12,6 +12,8 @@ import {
 	parseJsonObject,
 } from '../../shared/validation';
 import { redactUrl } from '../../shared/redact';
+import { callResultFields } from '../../../shared/callResult';
+import { isObject } from '../../../shared/object';
 
 export type Route = 'trunk' | 'pbx';
 
@@ -32,10 +34,6 @@ export interface Placement {
 	body: IDataObject;
 	/** What the output item says about the request: never the key. */
 	summary: IDataObject;
-}
-
-function isObject(value: unknown): value is IDataObject {
-	return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** The assistant key configured in the Outbound API credential ('' when not set). */
@@ -138,7 +136,7 @@ export function placedItem(placement: Placement, response: PlatformResponse, pla
 	delete answer[KEY_FIELD.legacy];
 	return {
 		...answer,
-		internal_id: answer.internal_id ?? null,
+		...callResultFields(answer.internal_id),
 		status: answer.status ?? null,
 		...placement.summary,
 		placedAt,
