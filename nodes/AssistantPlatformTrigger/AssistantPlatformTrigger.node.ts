@@ -10,10 +10,9 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes, webhookDescriptionFields } from 'n8n-workflow';
 
-import { searchAssistants } from '../AssistantPlatform/listSearch/searchAssistants';
 import { PORTAL_CREDENTIAL } from '../AssistantPlatform/shared/constants';
-
 import { callResultFields, parseCallResult } from '../shared/callResult';
+import { searchAssistants } from '../shared/searchAssistants';
 import { refuse } from '../shared/webhookReply';
 
 import { triggerProperties } from './description';
