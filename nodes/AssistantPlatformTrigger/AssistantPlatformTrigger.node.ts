@@ -12,6 +12,7 @@ import { NodeConnectionTypes, webhookDescriptionFields } from 'n8n-workflow';
 
 import { PORTAL_CREDENTIAL } from '../AssistantPlatform/shared/constants';
 import { callResultFields, parseCallResult } from '../shared/callResult';
+import { isObject } from '../shared/object';
 import { searchAssistants } from '../shared/searchAssistants';
 import { refuse } from '../shared/webhookReply';
 
@@ -328,8 +329,7 @@ export class AssistantPlatformTrigger implements INodeType {
 			json = {
 				event,
 				...correlationFields(body),
-				data:
-					typeof data === 'object' && data !== null && !Array.isArray(data) ? (data as IDataObject) : body,
+				data: isObject(data) ? data : body,
 				receivedAt,
 				body,
 			};
