@@ -9,7 +9,8 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { searchAssistants } from './listSearch/searchAssistants';
+import { searchAssistants } from '../shared/searchAssistants';
+
 import { searchRagCollections } from './listSearch/searchRagCollections';
 import { assistantResource } from './resources/assistant';
 import { callStatusResource } from './resources/callStatus';

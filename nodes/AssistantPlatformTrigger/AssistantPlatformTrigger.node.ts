@@ -10,19 +10,16 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes, webhookDescriptionFields } from 'n8n-workflow';
 
-import { searchAssistants } from '../AssistantPlatform/listSearch/searchAssistants';
 import { PORTAL_CREDENTIAL } from '../AssistantPlatform/shared/constants';
 import { MAX_JSON_DEPTH, redactSecrets } from '../AssistantPlatform/shared/redact';
+import { callResultFields, parseCallResult } from '../shared/callResult';
+import { isObject } from '../shared/object';
+import { searchAssistants } from '../shared/searchAssistants';
+import { refuse } from '../shared/webhookReply';
 
 import { triggerProperties } from './description';
 import type { EventName } from './events';
-import {
-	correlationFields,
-	eventBySlug,
-	MAX_BODY_BYTES,
-	parseCallResult,
-	readJsonObject,
-} from './events';
+import { correlationFields, eventBySlug, MAX_BODY_BYTES, readJsonObject, REGISTRABLE_EVENTS } from './events';
 import {
 	desiredRegistration,
 	eventUrls,
@@ -46,22 +43,6 @@ interface TriggerRequest {
 	rawBody?: unknown;
 	body?: unknown;
 	socket?: { remoteAddress?: string };
-}
-
-/** The parts of n8n's response (an express Response, a Node ServerResponse) the trigger writes. */
-interface TriggerResponse {
-	statusCode: number;
-	setHeader(name: string, value: string): unknown;
-	end(chunk?: string): unknown;
-}
-
-/** Answers the request itself with a status and a short JSON reason; nothing starts. */
-function refuse(ctx: IWebhookFunctions, status: number, reason: string): IWebhookResponseData {
-	const res = ctx.getResponseObject() as unknown as TriggerResponse;
-	res.statusCode = status;
-	res.setHeader('Content-Type', 'application/json; charset=utf-8');
-	res.end(JSON.stringify({ error: reason }));
-	return { noWebhookResponse: true };
 }
 
 function header(req: TriggerRequest, name: string): string | undefined {
@@ -161,7 +142,7 @@ export class AssistantPlatformTrigger implements INodeType {
 				name: PORTAL_CREDENTIAL,
 				required: true,
 				displayOptions: {
-					show: { events: ['conversationEnd', 'extractedData'], registerOnPublish: [true] },
+					show: { events: REGISTRABLE_EVENTS, registerOnPublish: [true] },
 				},
 			},
 		],
@@ -349,14 +330,7 @@ export class AssistantPlatformTrigger implements INodeType {
 			if (!statusMatches || result.value.duration < minDuration) {
 				return { webhookResponse: { received: true, started: false, reason: 'filtered out' } };
 			}
-			json = {
-				event,
-				internal_id: result.value.internal_id,
-				dialStatus: result.value.dialStatus,
-				duration: result.value.duration,
-				receivedAt,
-				body,
-			};
+			json = { event, ...callResultFields(result.value.internal_id, result.value), receivedAt, body };
 		} else if (event === 'conversationEnd') {
 			json = { event, ...correlationFields(body), receivedAt, body };
 		} else {
@@ -364,8 +338,7 @@ export class AssistantPlatformTrigger implements INodeType {
 			json = {
 				event,
 				...correlationFields(body),
-				data:
-					typeof data === 'object' && data !== null && !Array.isArray(data) ? (data as IDataObject) : body,
+				data: isObject(data) ? data : body,
 				receivedAt,
 				body,
 			};

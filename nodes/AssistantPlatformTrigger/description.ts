@@ -1,11 +1,12 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { SCHEMA_TYPES } from '../AssistantPlatform/shared/constants';
 import { assistantLocator } from '../AssistantPlatform/shared/descriptions';
+import { schemaPropertyFields } from '../shared/extractionSchema';
 
+import { REGISTRABLE_EVENTS } from './events';
 import { DEFAULT_REPEAT_WINDOW_MINUTES } from './repeats';
 
-const REGISTRABLE = { events: ['conversationEnd', 'extractedData'] };
+const REGISTRABLE = { events: REGISTRABLE_EVENTS };
 const REGISTERING = { ...REGISTRABLE, registerOnPublish: [true] };
 
 const DIAL_STATUSES = ['ANSWER', 'BUSY', 'CANCEL', 'CONGESTION', 'FAILED', 'NOANSWER'];
@@ -93,49 +94,7 @@ export const triggerProperties: INodeProperties[] = [
 			{
 				displayName: 'Property',
 				name: 'properties',
-				values: [
-					{
-						displayName: 'Description',
-						name: 'description',
-						type: 'string',
-						default: '',
-						description: 'What the property means; the platform uses it to extract the value',
-					},
-					{
-						displayName: 'Enum Values',
-						name: 'enumValues',
-						type: 'string',
-						default: '',
-						placeholder: 'e.g. yes, no, maybe',
-						description: 'Allowed values, separated by commas (sent as values)',
-						displayOptions: { show: { type: ['enum'] } },
-					},
-					{
-						displayName: 'Name',
-						name: 'name',
-						type: 'string',
-						default: '',
-						placeholder: 'e.g. customerName',
-						description: 'Property name, unique in the schema',
-					},
-					{
-						displayName: 'Required',
-						name: 'required',
-						type: 'boolean',
-						default: false,
-						description: 'Whether the property must be extracted',
-					},
-					{
-						displayName: 'Type',
-						name: 'type',
-						type: 'options',
-						default: 'string',
-						options: SCHEMA_TYPES.map((type) => ({
-							name: type.charAt(0).toUpperCase() + type.slice(1),
-							value: type,
-						})),
-					},
-				],
+				values: schemaPropertyFields,
 			},
 		],
 	},

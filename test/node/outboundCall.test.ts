@@ -114,6 +114,12 @@ describe('Outbound Call → Place Call: wire', () => {
 		const call = [...fx.sandbox.state.calls.values()][0];
 		expect(items[0].json).toEqual({
 			internal_id: call.internalId,
+			dialStatus: null,
+			duration: null,
+			billSec: null,
+			trafficCost: null,
+			trafficCostNumber: null,
+			pending: true,
 			status: 'queued',
 			route: 'trunk',
 			dst: '+14155550123',

@@ -2,9 +2,9 @@ import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import { asNodeError } from '../../shared/items';
 import { outboundBaseUrl } from '../../shared/transport';
+import { runInBatches } from '../../../shared/batches';
+import { outboundApi, readBatching, readRequestSettings } from '../../../shared/outbound';
 
-import { runInBatches } from './batches';
-import { outboundApi, readBatching, readRequestSettings } from './outbound';
 import type { Outcome, Placement } from './placement';
 import {
 	credentialAssistantKey,

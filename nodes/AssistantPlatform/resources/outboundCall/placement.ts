@@ -12,6 +12,8 @@ import {
 	parseJsonObject,
 } from '../../shared/validation';
 import { redactUrl } from '../../shared/redact';
+import { callResultFields } from '../../../shared/callResult';
+import { isObject } from '../../../shared/object';
 
 export type Route = 'trunk' | 'pbx';
 
@@ -49,10 +51,6 @@ export interface Placement {
 	body: IDataObject;
 	/** What the output item says about the request: never the key. */
 	summary: IDataObject;
-}
-
-function isObject(value: unknown): value is IDataObject {
-	return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** The assistant key configured in the Outbound API credential ('' when not set). */
@@ -195,7 +193,7 @@ export function placedItem(
 	delete answer[KEY_FIELD.legacy];
 	return {
 		...answer,
-		internal_id: id,
+		...callResultFields(id),
 		status: answer.status ?? null,
 		...placement.summary,
 		placedAt,
