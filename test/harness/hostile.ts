@@ -1,12 +1,11 @@
 /**
- * STATUS: READY (13:38 UTC): startHostile / useHostile and every Behaviour below work; tested in
- * test/hostile/hostile-platform.test.ts. Fixture: `const fx = useHostile({ assistantApiKey })` gives
- * fx.hostile (front, foreign, rule, requests), fx.sandbox and fx.credentials pointing at the front.
- *
  * A hostile platform for tests (issue 12): a front server in front of the real sandbox that proxies
  * every request unless a rule tells it to misbehave, plus a second, "foreign" origin that records
  * everything it receives and answers like a friendly platform would. Credentials point at the front;
  * a redirect sends the client to the foreign origin, so any key that arrives there has left its host.
+ *
+ * Ready to use (tested in test/hostile/hostile-platform.test.ts): `const fx = useHostile()` gives
+ * fx.hostile (url, rule, requests, foreign), fx.sandbox and fx.credentials pointing at the front.
  */
 import type { IncomingHttpHeaders, IncomingMessage, Server, ServerResponse } from 'node:http';
 import { createServer, request as httpRequest } from 'node:http';
