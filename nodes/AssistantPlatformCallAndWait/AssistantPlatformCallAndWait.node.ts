@@ -34,13 +34,15 @@ export class AssistantPlatformCallAndWait implements INodeType {
 		},
 		group: ['transform'],
 		version: 1,
-		subtitle: '={{"Place call and wait (" + $parameter["route"] + ")"}}',
+		subtitle: '={{"Place call and wait (" + ({ trunk: "Platform Trunk", pbx: "Your PBX" }[$parameter["route"]] || $parameter["route"]) + ")"}}',
 		description:
 			'Places a real phone call and waits for its result (answered, busy, no answer…) before the workflow continues, without holding a worker',
 		defaults: {
-			name: 'Place Call and Wait',
+			name: 'Assistant Platform Call and Wait',
 		},
-		usableAsTool: true,
+		// Not offered to AI agents: the node pauses the execution until the call result arrives, which a
+		// tool call cannot do (it would always fail).
+		usableAsTool: undefined,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: OUTBOUND_CREDENTIAL, required: true }],
