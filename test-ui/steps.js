@@ -212,6 +212,8 @@ const steps = [
 				return (await response.json()).map((type) => type.name).filter((name) => name.includes('assistantPlatform'));
 			});
 			assert.ok(types.includes('n8n-nodes-assistant-platform.assistantPlatformCallAndWait'), JSON.stringify(types));
+			// the mechanism is on for this package: the action node, a tool on purpose, has its twin
+			assert.ok(types.includes('n8n-nodes-assistant-platform.assistantPlatformTool'), `the action node is offered as a tool: ${JSON.stringify(types)}`);
 			assert.ok(!types.includes('n8n-nodes-assistant-platform.assistantPlatformCallAndWaitTool'), `Call and Wait is not offered as an AI tool: ${JSON.stringify(types)}`);
 		},
 	},
