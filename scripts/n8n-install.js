@@ -83,9 +83,10 @@ function run(title, command, args, options = {}) {
 			stdio: ['ignore', 'inherit', 'inherit'],
 			env: options.env ?? npmEnv(),
 		});
+		// Every 20 s, what has changed on disk since the start (a bare elapsed time tells nothing: npm
+		// prints nothing while it downloads, and one compiler run builds sqlite3 for minutes).
 		const heartbeat = setInterval(() => {
-			const size = options.countIn ? `, ${countPackages(options.countIn)} top-level packages so far` : '';
-			log(`  ... ${title}: ${seconds(Date.now() - started)}${size}`);
+			log(`  ... ${title}: ${seconds(Date.now() - started)}${options.progress ? `, ${options.progress()}` : ''}`);
 		}, 20000);
 		child.on('error', (error) => {
 			clearInterval(heartbeat);
@@ -142,6 +143,37 @@ function countPackages(dir) {
 	}
 }
 
+/** npm install's progress: packages in node_modules (scopes expanded) and MB written there so far. */
+function installProgress() {
+	const mb = dirSize(paths.nodeModules) / 1e6;
+	return `${countPackages(paths.nodeModules)} top-level packages, ${Number.isFinite(mb) ? mb.toFixed(0) : 0} MB written`;
+}
+
+/** A native build's progress: files written under its build folder, their size, and the newest one. */
+function buildProgress(buildDir) {
+	let files = 0;
+	let newest = { name: '', mtime: 0 };
+	const walk = (dir) => {
+		for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+			const full = path.join(dir, entry.name);
+			if (entry.isDirectory()) walk(full);
+			else {
+				files += 1;
+				const mtime = fs.statSync(full).mtimeMs;
+				if (mtime > newest.mtime) newest = { name: path.relative(buildDir, full), mtime };
+			}
+		}
+	};
+	try {
+		walk(buildDir);
+	} catch {
+		return 'preparing the build';
+	}
+	const mb = dirSize(buildDir) / 1e6;
+	const compiling = newest.name.endsWith('.o') || newest.name.endsWith('.node') ? `last written ${newest.name}` : `writing ${newest.name}`;
+	return `${files} files (${Number.isFinite(mb) ? mb.toFixed(1) : 0} MB) in sqlite3/build, ${compiling || 'nothing yet'}; sqlite3.c alone compiles for 1-3 minutes`;
+}
+
 function dirSize(dir) {
 	const result = spawnSync('du', ['-sb', dir], { encoding: 'utf8' });
 	return result.status === 0 ? Number(result.stdout.split(/\s+/)[0]) : NaN;
@@ -194,7 +226,7 @@ async function ensureN8n({ force = false, updateLock = false } = {}) {
 		return { paths, cached: true, versions: stamp.versions, timings: {} };
 	}
 
-	log(`installing the pinned n8n into ${path.relative(root, installDir)} (about 4 to 7 minutes and 2.3 GB the first time; progress below)`);
+	log(`installing the pinned n8n into ${path.relative(root, installDir)} (about 4 to 7 minutes and 2.3 GB the first time, sqlite3 is compiled from source (C/C++ toolchain and Python needed); progress below)`);
 	const started = Date.now();
 	fs.mkdirSync(installDir, { recursive: true });
 	fs.rmSync(stampFile, { force: true });
@@ -211,7 +243,7 @@ async function ensureN8n({ force = false, updateLock = false } = {}) {
 			'npm install (locked versions, lifecycle scripts ignored)',
 			'npm',
 			['install', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error'],
-			{ countIn: paths.nodeModules },
+			{ progress: () => installProgress() },
 		)
 	).took;
 	if (updateLock) {
@@ -240,7 +272,7 @@ async function ensureN8n({ force = false, updateLock = false } = {}) {
 				'build sqlite3 for Node 24 from source (npm rebuild sqlite3; about 2.5 minutes)',
 				'npm',
 				['rebuild', 'sqlite3', '--ignore-scripts=false', '--build-from-source', `--nodedir=${nodeHome}`, '--loglevel=error'],
-				{ env: buildEnv },
+				{ env: buildEnv, progress: () => buildProgress(path.join(paths.nodeModules, 'sqlite3', 'build')) },
 			)
 		).took;
 	}

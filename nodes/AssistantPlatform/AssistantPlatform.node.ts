@@ -61,6 +61,38 @@ const outboundResources = modules
 	.map((module) => String(module.resource.value))
 	.filter((value) => OUTBOUND_RESOURCES.includes(value));
 
+const AUTHENTICATION_OPTIONS: INodePropertyOptions[] = [
+	{ name: 'Portal API', value: 'portalApi' },
+	{ name: 'Outbound API', value: 'outboundApi' },
+	{ name: 'None', value: 'none' },
+];
+
+/**
+ * The canvas subtitle, "<operation>: <resource>" in the words the panel shows (e.g. "Get Many: Assistant"),
+ * never the internal values: the expression looks both names up in tables built from the options.
+ */
+function subtitleExpression(): string {
+	const resourceNames: Record<string, string> = {};
+	const operationNames: Record<string, Record<string, string>> = {};
+	for (const module of modules) {
+		const resource = String(module.resource.value);
+		resourceNames[resource] = module.resource.name;
+		for (const property of module.properties) {
+			if (property.name !== 'operation' || !Array.isArray(property.options)) continue;
+			operationNames[resource] = {};
+			for (const option of property.options as INodePropertyOptions[]) {
+				operationNames[resource][String(option.value)] = option.name;
+			}
+		}
+	}
+	// Object literals inside {{ }}: a space before every closing brace, or "}}" would end the expression.
+	const literal = (value: object) => JSON.stringify(value).replace(/}/g, ' }');
+	return (
+		`={{ (${literal(operationNames)}[$parameter["resource"]] || {})[$parameter["operation"]]` +
+		` + ": " + ${literal(resourceNames)}[$parameter["resource"]] }}`
+	);
+}
+
 export class AssistantPlatform implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Assistant Platform',
@@ -71,7 +103,7 @@ export class AssistantPlatform implements INodeType {
 		},
 		group: ['transform'],
 		version: 1,
-		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
+		subtitle: subtitleExpression(),
 		description:
 			'Manage voice assistants (prompt, providers, tools, RAG collections, hangup hooks) and place phone calls',
 		defaults: {
@@ -110,11 +142,16 @@ export class AssistantPlatform implements INodeType {
 				default: 'assistant',
 			},
 			// Which credential a resource uses follows from the resource; n8n's declarative engine picks
-			// the credential through a parameter named "authentication".
+			// the credential through a parameter named "authentication". Its options list "none" too
+			// (never the value): n8n's editor treats an "authentication" field without a "none" option as
+			// the node's main authentication choice and then offers every credential type of the node in
+			// one picker, where choosing the other type cannot work. With it, the picker offers only the
+			// credential the chosen resource uses and preselects it when it is the only one.
 			{
 				displayName: 'Authentication',
 				name: 'authentication',
 				type: 'hidden',
+				options: AUTHENTICATION_OPTIONS,
 				default: 'portalApi',
 				displayOptions: { show: { resource: managementResources } },
 			},
@@ -122,6 +159,7 @@ export class AssistantPlatform implements INodeType {
 				displayName: 'Authentication',
 				name: 'authentication',
 				type: 'hidden',
+				options: AUTHENTICATION_OPTIONS,
 				default: 'outboundApi',
 				displayOptions: { show: { resource: outboundResources } },
 			},

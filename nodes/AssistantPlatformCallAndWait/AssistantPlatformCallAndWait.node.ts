@@ -15,7 +15,7 @@ import { OUTBOUND_CREDENTIAL } from '../AssistantPlatform/shared/constants';
 import { placeCallAndWait, placeCallAndWaitWebhook } from './placeCallAndWait';
 
 /**
- * Place Call and Wait for Result, its own node: n8n resumes a waiting execution through the node's
+ * Assistant Platform Call and Wait, its own node: n8n resumes a waiting execution through the node's
  * webhook(), and in n8n 2.x a declarative node with a webhook() gets no input items for its
  * expressions, so it cannot be an operation of the Assistant Platform node.
  */
@@ -29,13 +29,15 @@ export class AssistantPlatformCallAndWait implements INodeType {
 		},
 		group: ['transform'],
 		version: 1,
-		subtitle: '={{"Place call and wait (" + $parameter["route"] + ")"}}',
+		subtitle: '={{"Place call and wait (" + ({ trunk: "Platform Trunk", pbx: "Your PBX" }[$parameter["route"]] || $parameter["route"]) + ")"}}',
 		description:
 			'Places a real phone call and waits for its result (answered, busy, no answer…) before the workflow continues, without holding a worker',
 		defaults: {
-			name: 'Place Call and Wait',
+			name: 'Assistant Platform Call and Wait',
 		},
-		usableAsTool: true,
+		// Not offered to AI agents: the node pauses the execution until the call result arrives, which a
+		// tool call cannot do (it would always fail).
+		usableAsTool: undefined,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: OUTBOUND_CREDENTIAL, required: true }],

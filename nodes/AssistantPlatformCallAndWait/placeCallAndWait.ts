@@ -30,7 +30,7 @@ import { pollStatus } from '../shared/statusPoll';
 import { refuse } from '../shared/webhookReply';
 
 /*
- * Place Call and Wait for Result, on n8n's own wait-and-resume (docs/assumptions.md):
+ * Assistant Platform Call and Wait, on n8n's own wait-and-resume (docs/assumptions.md):
  * 1. execute() places the call with callResultUrl = this execution's resume URL and waits until Max
  *    Wait; n8n saves the execution and frees the worker.
  * 2. The platform's call result reaches the resume URL: n8n runs webhook(), whose output becomes the
@@ -63,7 +63,7 @@ export async function placeCallAndWait(this: IExecuteFunctions): Promise<INodeEx
 	if (items.length !== 1) {
 		throw new NodeOperationError(
 			node,
-			`Place Call and Wait for Result places one call per execution and got ${items.length} input items`,
+			`Assistant Platform Call and Wait places one call per execution and got ${items.length} input items`,
 			{
 				description:
 					'Put a Loop Over Items node (batch size 1) before this node: each round places one call and waits for its result before the next round starts. To call many numbers without waiting, use Assistant Platform → Outbound Call → Place Call (results arrive at an Assistant Platform Trigger). Nothing was sent.',
@@ -71,7 +71,7 @@ export async function placeCallAndWait(this: IExecuteFunctions): Promise<INodeEx
 		);
 	}
 	if (node.type.endsWith('Tool')) {
-		throw new NodeOperationError(node, 'Place Call and Wait for Result cannot run as an AI tool', {
+		throw new NodeOperationError(node, 'Assistant Platform Call and Wait cannot run as an AI tool', {
 			description:
 				'An AI agent cannot pause its run until a call ends. Give the agent Assistant Platform → Outbound Call → Place Call instead. Nothing was sent.',
 		});

@@ -128,10 +128,16 @@ export class AssistantPlatformTrigger implements INodeType {
 			dark: 'file:assistantPlatformTrigger.dark.svg',
 		},
 		group: ['trigger'],
-		version: 1,
-		subtitle: '={{($parameter["events"] || []).join(", ")}}',
+		// 2: the Webhook Secret of a new trigger defaults to its webhook ID (version 1 keeps an empty,
+		// required secret: saved workflows are unchanged).
+		version: [1, 2],
+		defaultVersion: 2,
+		subtitle:
+			'={{($parameter["events"] || []).map(e => ({ callResult: "Call Result", conversationEnd: "Conversation End", extractedData: "Extracted Data" })[e] || e).join(", ")}}',
+		// n8n lists this trigger under its app's entry ("Assistant Platform") and shows this description
+		// for that entry in every panel: it describes the app, the trigger's events are listed below it.
 		description:
-			'Starts the workflow when the voice-assistant platform posts a call result, a conversation end or extracted data',
+			'Manage voice assistants, place phone calls and start workflows from call results, conversation ends and extracted data',
 		defaults: {
 			name: 'Assistant Platform Trigger',
 		},

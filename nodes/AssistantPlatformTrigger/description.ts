@@ -9,12 +9,15 @@ import { DEFAULT_REPEAT_WINDOW_MINUTES } from './repeats';
 const REGISTRABLE = { events: REGISTRABLE_EVENTS };
 const REGISTERING = { ...REGISTRABLE, registerOnPublish: [true] };
 
+/** The secret of a new (version 2) trigger: its webhook ID (see the property below). */
+export const WEBHOOK_SECRET_DEFAULT = '={{$webhookId}}';
+
 const DIAL_STATUSES = ['ANSWER', 'BUSY', 'CANCEL', 'CONGESTION', 'FAILED', 'NOANSWER'];
 
 export const triggerProperties: INodeProperties[] = [
 	{
 		displayName:
-			'Each event has its own URL under "Webhook URLs" above (…/call-result, …/conversation-end, …/extracted-data); each URL contains the Webhook Secret, so keep it private. Test URL vs Production URL: the Test URL only works while you click "Listen for test event" in the editor; the platform calls the Production URL, and only once this workflow is published. Paste the Production Call Result URL as the Call Result URL of a Place Call. Publishing configures Conversation End and Extracted Data on the chosen assistant with the Production URLs; listening for a test event changes nothing on the platform, so those events keep going to the Production URL (nowhere while unpublished). Unpublishing turns them off again.',
+			'Each event has its own URL above, with the Webhook Secret in it: keep the URLs private. The Test URL works while you listen for a test event; the platform calls the Production URL once the workflow is published.',
 		name: 'notice',
 		type: 'notice',
 		default: '',
@@ -45,6 +48,7 @@ export const triggerProperties: INodeProperties[] = [
 			},
 		],
 	},
+	// Version 1: the secret starts empty and must be typed in before the trigger can listen or publish.
 	{
 		displayName: 'Webhook Secret',
 		name: 'webhookSecret',
@@ -54,6 +58,20 @@ export const triggerProperties: INodeProperties[] = [
 		default: '',
 		description:
 			'Random secret that becomes part of every URL of this trigger: at least 32 characters from A-Z, a-z, 0-9, "-" and "_" (at least 128 bits). Generate one with "openssl rand -hex 32". Posts without it, or with another value, are refused with 401. Changing it changes the URLs.',
+		displayOptions: { show: { '@version': [1] } },
+	},
+	// Version 2: a new trigger works at once. The secret defaults to the node's webhook ID, the random
+	// UUID n8n's editor draws for every new trigger node (docs/assumptions.md, "Trigger").
+	{
+		displayName: 'Webhook Secret',
+		name: 'webhookSecret',
+		type: 'string',
+		typeOptions: { password: true },
+		required: true,
+		default: WEBHOOK_SECRET_DEFAULT,
+		description:
+			"Part of every URL of this trigger; posts without it, or with another value, are refused with 401. Set for you to this node's random webhook ID, drawn by n8n when the node was added. To use your own (e.g. to change the URLs), enter at least 32 characters from A-Z, a-z, 0-9, \"-\" and \"_\", e.g. from \"openssl rand -hex 32\".",
+		displayOptions: { show: { '@version': [2] } },
 	},
 	{
 		displayName: 'Configure Platform on Publish',

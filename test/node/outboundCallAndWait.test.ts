@@ -10,7 +10,7 @@ import type { SandboxFixture } from '../harness/sandbox';
 import { registerSecret } from '../harness/secretsGuard';
 
 /*
- * Place Call and Wait for Result (the Assistant Platform Call and Wait node), in-process:
+ * The Assistant Platform Call and Wait node, in-process:
  * n8n-core 2.41's WorkflowExecute runs Input → node → After until the node waits; the sandbox (real
  * clock, short calls) POSTs its real call result to the execution's resume URL, served by
  * test/harness/resume.ts, which runs the node's webhook() through n8n-core's WebhookContext and
@@ -93,7 +93,7 @@ async function post(url: string, body: unknown): Promise<{ status: number; text:
 	return { status: answer.status, text: await answer.text() };
 }
 
-describe('Place Call and Wait for Result: waiting', () => {
+describe('Assistant Platform Call and Wait: waiting', () => {
 	test('places the call with this execution\'s resume URL, then puts the execution to wait', async () => {
 		const before = Date.now();
 		const execution = await placeAndWait({ maxWaitMinutes: 15 });
@@ -288,10 +288,10 @@ describe('Place Call and Wait for Result: waiting', () => {
 	});
 });
 
-describe('Place Call and Wait for Result: nothing is sent, or nothing waits', () => {
+describe('Assistant Platform Call and Wait: nothing is sent, or nothing waits', () => {
 	test('more than one input item: a clear error, nothing sent', async () => {
 		const execution = await placeAndWait({}, { items: [{ json: {} }, { json: {} }] });
-		expect(execution.error?.message).toBe('Place Call and Wait for Result places one call per execution and got 2 input items');
+		expect(execution.error?.message).toBe('Assistant Platform Call and Wait places one call per execution and got 2 input items');
 		expect(execution.error?.description).toMatch(/Loop Over Items node \(batch size 1\)/);
 		expect(execution.waitTill).toBeUndefined();
 		expect(fx.sandbox.journal).toHaveLength(0);
@@ -349,7 +349,7 @@ describe('Place Call and Wait for Result: nothing is sent, or nothing waits', ()
 	});
 });
 
-describe('Place Call and Wait for Result: the node', () => {
+describe('Assistant Platform Call and Wait: the node', () => {
 	test('its resume webhook is a POST restart webhook on the bare resume URL, and its description warns of real calls', () => {
 		expect(waitNode.description.webhooks).toEqual([
 			expect.objectContaining({ name: 'default', httpMethod: 'POST', path: '', restartWebhook: true }),

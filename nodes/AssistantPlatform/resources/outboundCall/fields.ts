@@ -24,8 +24,8 @@ export function placementProperties(show: Show, mode: PlacementMode): INodePrope
 		{
 			displayName:
 				mode === 'placeCall'
-					? 'Places real phone calls: each input item dials one number, exactly once. A call is never retried automatically; when its outcome is unknown (timeout, reset, server error) the item reports it instead (Settings > On Error: Continue). Pace a campaign with Settings > Request Options > Batching: at most Items per Batch × 60000 / Batch Interval (ms) calls a minute, e.g. 10 per batch every 60000 ms = 10 calls a minute. Without Batching calls go one at a time.'
-					: 'Places a real phone call, then pauses this execution (no worker is held) until the platform sends the call result to this execution\'s resume URL, or until Max Wait. One input item per execution: put Loop Over Items (batch size 1) before this node to call several numbers one after the other.',
+					? 'Each input item places one real phone call, exactly once: never retried. To pace a campaign, use Settings > Request Options > Batching.'
+					: 'Places one real phone call, then pauses the execution (no worker held) until its result arrives or Max Wait ends. One input item per execution.',
 			name: mode === 'placeCall' ? 'placeCallNotice' : 'placeCallAndWaitNotice',
 			type: 'notice',
 			default: '',
@@ -94,7 +94,7 @@ export function placementProperties(show: Show, mode: PlacementMode): INodePrope
 			displayName: 'Max Wait (Minutes)',
 			name: 'maxWaitMinutes',
 			type: 'number',
-			typeOptions: { minValue: 0.1, maxValue: MAX_WAIT_MINUTES_LIMIT, numberPrecision: 1 },
+			typeOptions: { minValue: 0.1, maxValue: MAX_WAIT_MINUTES_LIMIT },
 			default: DEFAULT_MAX_WAIT_MINUTES,
 			description:
 				'How long the execution waits for the call result. If none arrives in time, the workflow continues with an item whose resultSource is "timeout" and which still carries internal_id: connect Assistant Platform → Call Status → Get (Wait for Call Record) to read the outcome.',

@@ -1,0 +1,160 @@
+// What a person does in n8n's editor, as page actions (n8n 2.41's data-test-id attributes).
+'use strict';
+const assert = require('node:assert/strict');
+
+const NODE_ITEM = '[data-test-id="node-creator"] [data-test-id="item-iterator-item"]';
+
+class Editor {
+	constructor(page, env) {
+		this.page = page;
+		this.env = env;
+		this.url = env.n8n.url;
+	}
+
+	async signIn() {
+		const { page } = this;
+		await page.goto(`${this.url}/signin`);
+		await page.fill('[data-test-id="emailOrLdapLoginId"] input, input[name="emailOrLdapLoginId"]', this.env.n8n.owner.email);
+		await page.fill('input[type="password"]', this.env.n8n.owner.password);
+		await page.click('[data-test-id="form-submit-button"]');
+		await page.waitForURL((url) => !url.pathname.startsWith('/signin'), { timeout: 30000 });
+	}
+
+	/** Leaves whatever is open (dialogs, panels) after a failed step. */
+	async reset() {
+		for (let i = 0; i < 3; i++) await this.page.keyboard.press('Escape');
+	}
+
+	async newWorkflow() {
+		await this.page.goto(`${this.url}/workflow/new`);
+		await this.page.waitForSelector('[data-test-id="canvas-add-button"]');
+	}
+
+	async openWorkflow(id) {
+		await this.page.goto(`${this.url}/workflow/${id}`);
+		await this.page.waitForSelector('[data-test-id="canvas-node"]');
+	}
+
+	/** The trigger panel of an empty workflow ("Add first step"). */
+	async openTriggerPanel() {
+		await this.page.click('[data-test-id="canvas-add-button"]');
+		await this.page.waitForSelector('[data-test-id="node-creator-search-bar"]');
+	}
+
+	/** The "What happens next?" panel, from the + after the last node. */
+	async openNextPanel() {
+		await this.page.click('[data-test-id="zoom-to-fit"]');
+		await this.page.waitForTimeout(300);
+		await this.page.locator('[data-test-id="canvas-handle-plus"]').last().click();
+		await this.page.waitForSelector('[data-test-id="node-creator-search-bar"]');
+		const title = await this.page.locator('[data-test-id="node-creator"]').innerText();
+		assert.match(title, /What happens next/, 'the + after a node opens the "What happens next?" panel');
+	}
+
+	async closePanel() {
+		await this.page.keyboard.press('Escape');
+		await this.page.waitForSelector('[data-test-id="node-creator"]', { state: 'detached' }).catch(() => {});
+	}
+
+	/** Types into the node panel's search; returns the entries shown: [{ name, description }]. */
+	async search(query) {
+		await this.page.fill('[data-test-id="node-creator-search-bar"]', query);
+		await this.page.waitForTimeout(400);
+		return await this.entries();
+	}
+
+	async entries() {
+		return await this.page.$$eval(NODE_ITEM, (elements) =>
+			elements.map((element) => ({
+				name: element.querySelector('[data-test-id="node-creator-item-name"]')?.textContent?.trim() ?? element.innerText.split('\n')[0].trim(),
+				description: element.querySelector('[data-test-id="node-creator-item-description"]')?.textContent?.trim() ?? '',
+				text: element.innerText.replace(/\s+/g, ' ').trim(),
+			})),
+		);
+	}
+
+	async clickEntry(name) {
+		await this.page.locator(NODE_ITEM).filter({ has: this.page.locator(`[data-test-id="node-creator-item-name"]`, { hasText: new RegExp(`^${escape(name)}$`) }) }).first().click();
+	}
+
+	/** The text of the panel after opening an app entry (n8n lists a community app's actions in its details). */
+	async actions() {
+		const panel = this.page.locator('[data-test-id="node-creator"]');
+		await panel.getByText(/Actions|Triggers/).first().waitFor();
+		return [await panel.innerText()];
+	}
+
+	async clickAction(text) {
+		await this.page.locator('[data-test-id="node-creator"]').getByText(text, { exact: true }).first().click();
+	}
+
+	async addManualTrigger() {
+		await this.openTriggerPanel();
+		await this.search('Manual');
+		await this.clickEntry('Manual Trigger');
+		await this.page.waitForSelector('[data-test-id="canvas-node"]');
+		await this.closeNdv();
+	}
+
+	async ndvOpen() {
+		await this.page.waitForSelector('[data-test-id="ndv"] [data-test-id="node-parameters"]');
+	}
+
+	async closeNdv() {
+		const close = this.page.locator('[data-test-id="ndv-close-button"]');
+		if (await close.isVisible().catch(() => false)) await close.click();
+	}
+
+	/** The credential picker of the open node: { selected, options: [{ name, type }] }. */
+	async credentialPicker() {
+		const { page } = this;
+		const select = page.locator('[data-test-id="ndv"] [data-test-id="node-credentials-select"]');
+		await select.waitFor();
+		// the usable credentials are fetched when the panel opens; give the preselection a moment
+		await page.waitForTimeout(1000);
+		const selected = await select.locator('input').inputValue();
+		await select.click();
+		const dropdown = page.locator('.el-select-dropdown:visible, .el-popper:visible').last();
+		await dropdown.waitFor();
+		await page.locator('.el-select-dropdown__item:visible, [role="option"]:visible').first().waitFor();
+		const options = await page.$$eval('.el-select-dropdown__item, [role="option"]', (elements) =>
+			elements
+				.filter((element) => element.offsetParent !== null)
+				.map((element) => {
+					const [name, type = ''] = element.innerText.split('\n').map((s) => s.trim()).filter(Boolean);
+					return { name, type };
+				}),
+		);
+		await page.keyboard.press('Escape');
+		return { selected, options };
+	}
+
+	async executeStep() {
+		await this.page.click('[data-test-id="ndv"] [data-test-id="node-execute-button"]');
+	}
+
+	/** The output panel's text once it shows items or an error (polls: the panel fills in when the run ends). */
+	async outputText({ timeout = 30000, until = /\b\d+ items?\b|error|problem/i } = {}) {
+		const panel = this.page.locator('[data-test-id="output-panel"]');
+		const started = Date.now();
+		let text = '';
+		while (Date.now() - started < timeout) {
+			text = await panel.innerText().catch(() => '');
+			if (until.test(text)) return text;
+			await this.page.waitForTimeout(250);
+		}
+		throw new Error(`the output panel shows no items after ${timeout / 1000} s: ${text.slice(0, 300)}`);
+	}
+
+	async canvasNodes() {
+		return await this.page.$$eval('[data-test-id="canvas-node"]', (elements) =>
+			elements.map((element) => element.innerText.split('\n').map((s) => s.trim()).filter(Boolean)),
+		);
+	}
+}
+
+function escape(text) {
+	return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+module.exports = { Editor };

@@ -1,0 +1,92 @@
+// The browser suite's runner: one environment (the platform sandbox, a real n8n with the packed package
+// installed as a community package, one credential of each type pointing at the sandbox: the end-to-end
+// suite's environment), one headless Chromium (Debian's, through playwright-core), then every step of
+// test-ui/steps.js in order. Each step ends with a screenshot (.build/ui-screenshots/NN-<step>.png); a step
+// that fails is named with its error and its screenshot is kept as NN-<step>.FAILED.png.
+//
+// Run through `npm run test:ui` (scripts/ui.js builds, packs and installs first). UI_KEEP=1 keeps the n8n
+// user folder; UI_SLOW_MS=<ms> slows every browser action down to watch a run.
+'use strict';
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+
+const root = path.join(__dirname, '..');
+const screenshotDir = path.join(root, '.build', 'ui-screenshots');
+
+const CHROMIUM_ARGS = [
+	'--headless',
+	'--no-sandbox',
+	'--disable-gpu',
+	'--disable-quic',
+	'--no-first-run',
+	'--disable-background-networking',
+	'--disable-component-update',
+	'--disable-sync',
+];
+
+const slug = (text) =>
+	text
+		.toLowerCase()
+		.replace(/[^a-z0-9]+/g, '-')
+		.replace(/^-|-$/g, '')
+		.slice(0, 60);
+
+async function runSuite({ tarball, chromium, filters = [], log = console.log }) {
+	process.env.E2E_TARBALL = tarball;
+	process.env.E2E_SKIP_COMPILE = '1';
+	if (process.env.UI_KEEP) process.env.E2E_KEEP = '1';
+	const { startEnvironment } = require('../test-e2e/support/environment');
+	const { chromium: playwright } = require('playwright-core');
+	const { steps } = require('./steps');
+	const { Editor } = require('./editor');
+
+	fs.rmSync(screenshotDir, { recursive: true, force: true });
+	fs.mkdirSync(screenshotDir, { recursive: true });
+	const selected = steps.filter(
+		(step) => filters.length === 0 || filters.some((f) => step.name.toLowerCase().includes(f.toLowerCase())),
+	);
+
+	const env = await startEnvironment();
+	const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ui-chromium-'));
+	let context;
+	let passed = 0;
+	let failed = 0;
+	try {
+		context = await playwright.launchPersistentContext(userDataDir, {
+			executablePath: chromium,
+			args: CHROMIUM_ARGS,
+			headless: true,
+			viewport: { width: 1440, height: 900 },
+			slowMo: Number(process.env.UI_SLOW_MS ?? 0),
+		});
+		context.setDefaultTimeout(15000);
+		const page = context.pages()[0] ?? (await context.newPage());
+		const editor = new Editor(page, env);
+		const state = {};
+		let index = 0;
+		for (const step of selected) {
+			index += 1;
+			const base = path.join(screenshotDir, `${String(index).padStart(2, '0')}-${slug(step.name)}`);
+			const started = Date.now();
+			try {
+				await step.run({ editor, page, env, state });
+				await page.screenshot({ path: `${base}.png` });
+				passed += 1;
+				log(`ok   ${step.name} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+			} catch (error) {
+				failed += 1;
+				await page.screenshot({ path: `${base}.FAILED.png` }).catch(() => {});
+				log(`FAIL ${step.name}\n     ${String(error.message ?? error).split('\n').join('\n     ')}\n     screenshot: ${base}.FAILED.png`);
+				await editor.reset().catch(() => {});
+			}
+		}
+	} finally {
+		if (context) await context.close().catch(() => {});
+		fs.rmSync(userDataDir, { recursive: true, force: true });
+		await env.stop();
+	}
+	return { passed, failed, screenshotDir };
+}
+
+module.exports = { runSuite, CHROMIUM_ARGS, screenshotDir };
