@@ -486,6 +486,8 @@ class N8nInstance {
  *   command      the n8n command: 'start' (default), or for queue mode 'worker' / 'webhook' (a webhook processor);
  *                a worker serves only its health endpoints, on `port` (QUEUE_HEALTH_CHECK_PORT)
  *   login        log in as the owner (and create the API key) once ready; default true for 'start' only
+ *   onSpawn      called with the N8nInstance as soon as the process exists (before it is ready), e.g. to kill it
+ *                if the caller is interrupted during startup
  * Returns an N8nInstance that is ready, logged in, and (by default) has an API key.
  */
 async function startN8n({
@@ -503,6 +505,7 @@ async function startN8n({
 	readyTimeoutMs = 180000,
 	command = 'start',
 	login = command === 'start',
+	onSpawn,
 } = {}) {
 	if (!userFolder) throw new Error('startN8n: userFolder is required');
 	if (!['start', 'worker', 'webhook'].includes(command)) throw new Error(`startN8n: unknown command "${command}"`);
@@ -587,6 +590,7 @@ async function startN8n({
 	const instance = new N8nInstance({ child, port: httpPort, userFolder, owner, logFile: logPath, log, env: childEnv });
 	instance.installed = installed;
 	instance.command = command;
+	onSpawn?.(instance);
 	try {
 		const readyMs = await instance.waitUntilReady({ timeoutMs: readyTimeoutMs });
 		instance.timings = { readyMs };

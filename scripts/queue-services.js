@@ -115,7 +115,7 @@ function postgresUser() {
 	return { uid: Number(found.stdout.trim()), gid: Number(gidFound.stdout.trim()) };
 }
 
-async function startPostgres({ baseDir, log }) {
+async function startPostgres({ baseDir, log, onSpawn }) {
 	const bin = postgresBinDir();
 	const dataDir = path.join(baseDir, 'postgres');
 	const socketDir = path.join(baseDir, 'postgres-socket');
@@ -144,6 +144,7 @@ async function startPostgres({ baseDir, log }) {
 			'-c', 'full_page_writes=off', '-c', 'max_connections=200', '-c', 'shared_buffers=128MB'],
 		{ logFile, uid, gid, cwd: baseDir },
 	);
+	onSpawn(proc, 'SIGINT'); // Postgres's "fast" shutdown
 	const readyMs = await waitUntil(
 		'postgres',
 		() => spawnSync(path.join(bin, 'pg_isready'), ['-h', '127.0.0.1', '-p', String(port), '-U', user], { encoding: 'utf8' }).status === 0,
@@ -156,7 +157,7 @@ async function startPostgres({ baseDir, log }) {
 	return { proc, host: '127.0.0.1', port, database, user, logFile };
 }
 
-async function startRedis({ baseDir, log }) {
+async function startRedis({ baseDir, log, onSpawn }) {
 	const dir = path.join(baseDir, 'redis');
 	fs.mkdirSync(dir, { recursive: true });
 	const port = await freePort();
@@ -166,6 +167,7 @@ async function startRedis({ baseDir, log }) {
 		['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'no', '--daemonize', 'no', '--protected-mode', 'yes'],
 		{ logFile, cwd: dir },
 	);
+	onSpawn(proc, 'SIGTERM');
 	const net = require('node:net');
 	const ping = () =>
 		new Promise((resolve) => {
@@ -187,22 +189,23 @@ async function startRedis({ baseDir, log }) {
 	return { proc, host: '127.0.0.1', port, logFile };
 }
 
-/** Installs what is missing, then starts Postgres and Redis. */
-async function startServices({ baseDir, log }) {
+/** Installs what is missing, then starts Postgres and Redis (`onSpawn(proc)` as soon as each process exists). */
+async function startServices({ baseDir, log, onSpawn }) {
 	const t0 = Date.now();
 	const installed = ensurePackages({ log });
 	const installMs = Date.now() - t0;
 	const started = [];
 	const stop = async () => {
-		// Postgres: SIGINT is its "fast" shutdown.
 		await Promise.all(started.map(({ proc, signal }) => proc.stop(signal)));
 	};
 	const killNow = () => started.forEach(({ proc }) => proc.killNow());
+	const track = (proc, signal) => {
+		started.push({ proc, signal });
+		onSpawn?.(proc);
+	};
 	try {
-		const postgres = await startPostgres({ baseDir, log });
-		started.push({ proc: postgres.proc, signal: 'SIGINT' });
-		const redis = await startRedis({ baseDir, log });
-		started.push({ proc: redis.proc, signal: 'SIGTERM' });
+		const postgres = await startPostgres({ baseDir, log, onSpawn: track });
+		const redis = await startRedis({ baseDir, log, onSpawn: track });
 		return { postgres, redis, installed, installMs, stop, killNow };
 	} catch (error) {
 		await stop();

@@ -64,19 +64,22 @@ function queueEnv({ postgres, redis, encryptionKey, webhookUrl }) {
 async function startCluster({ tarball }) {
 	const timings = {};
 	const baseDir = fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-queue-'));
-	const started = { n8n: [] };
+	const started = { spawned: [] };
 	const killNow = () => {
-		for (const instance of started.n8n) instance.killNow();
-		started.services?.killNow();
+		for (const instance of started.spawned) instance.killNow();
+		for (const proc of started.procs ?? []) proc.killNow();
 	};
+	const onSpawn = (instance) => started.spawned.push(instance);
+	// Whatever happens (a signal during startup, an uncaught error), nothing started here outlives this process.
+	process.once('exit', killNow);
 	const stop = async () => {
-		await Promise.all(started.n8n.map((instance) => instance.stop()));
+		await Promise.all(started.spawned.map((instance) => instance.stop()));
 		if (started.sandbox) await started.sandbox.stop();
 		if (started.services) await started.services.stop();
 	};
 	try {
 		let t = Date.now();
-		const services = await startServices({ baseDir, log });
+		const services = await startServices({ baseDir, log, onSpawn: (proc) => (started.procs ??= []).push(proc) });
 		started.services = services;
 		timings.servicesMs = Date.now() - t;
 		timings.aptMs = services.installMs;
@@ -95,16 +98,14 @@ async function startCluster({ tarball }) {
 
 		// The main first: it creates the schema (migrations) and the owner.
 		t = Date.now();
-		const main = await startN8n({ userFolder: folder('main'), tarball, env, log, command: 'start' });
-		started.n8n.push(main);
+		const main = await startN8n({ userFolder: folder('main'), tarball, env, log, command: 'start', onSpawn });
 		timings.mainMs = Date.now() - t;
 		t = Date.now();
 		const others = await Promise.all([
-			startN8n({ userFolder: folder('worker-1'), tarball, env, log, command: 'worker' }),
-			startN8n({ userFolder: folder('worker-2'), tarball, env, log, command: 'worker' }),
-			startN8n({ userFolder: folder('webhook'), tarball, env, log, command: 'webhook', port: webhookPort }),
+			startN8n({ userFolder: folder('worker-1'), tarball, env, log, command: 'worker', onSpawn }),
+			startN8n({ userFolder: folder('worker-2'), tarball, env, log, command: 'worker', onSpawn }),
+			startN8n({ userFolder: folder('webhook'), tarball, env, log, command: 'webhook', port: webhookPort, onSpawn }),
 		]);
-		started.n8n.push(...others);
 		timings.othersMs = Date.now() - t;
 		const [worker1, worker2, webhook] = others;
 		worker1.name = 'worker-1';
