@@ -483,6 +483,11 @@ class N8nInstance {
  *   install      install n8n into .tools/n8n if needed (default true)
  *   apiKey       create a public API key after login (default true)
  *   logFile      where n8n's output goes (default <userFolder>/n8n.log); echo: also print it
+ *   command      the n8n command: 'start' (default), or for queue mode 'worker' / 'webhook' (a webhook processor);
+ *                a worker serves only its health endpoints, on `port` (QUEUE_HEALTH_CHECK_PORT)
+ *   login        log in as the owner (and create the API key) once ready; default true for 'start' only
+ *   onSpawn      called with the N8nInstance as soon as the process exists (before it is ready), e.g. to kill it
+ *                if the caller is interrupted during startup
  * Returns an N8nInstance that is ready, logged in, and (by default) has an API key.
  */
 async function startN8n({
@@ -498,8 +503,12 @@ async function startN8n({
 	echo = false,
 	log = makeLogger('n8n'),
 	readyTimeoutMs = 180000,
+	command = 'start',
+	login = command === 'start',
+	onSpawn,
 } = {}) {
 	if (!userFolder) throw new Error('startN8n: userFolder is required');
+	if (!['start', 'worker', 'webhook'].includes(command)) throw new Error(`startN8n: unknown command "${command}"`);
 	if (install) await ensureN8n();
 	else if (!fs.existsSync(toolPaths.n8n)) throw new Error('n8n is not installed in .tools/n8n: run node scripts/n8n-install.js');
 	fs.mkdirSync(userFolder, { recursive: true });
@@ -549,15 +558,19 @@ async function startN8n({
 		N8N_LOG_OUTPUT: 'console',
 		N8N_GRACEFUL_SHUTDOWN_TIMEOUT: '10',
 		NODE_ENV: 'production',
+		// A queue-mode worker has no HTTP server of its own: its health endpoints answer on `port`.
+		...(command === 'worker'
+			? { QUEUE_HEALTH_CHECK_ACTIVE: 'true', QUEUE_HEALTH_CHECK_PORT: String(httpPort), N8N_WORKER_SERVER_ADDRESS: '127.0.0.1' }
+			: {}),
 		...env,
 	};
 	const logPath = logFile ?? path.join(userFolder, 'n8n.log');
 	fs.mkdirSync(path.dirname(logPath), { recursive: true });
 	const out = fs.openSync(logPath, 'a');
 	fs.writeSync(out, `\n--- n8n start ${new Date().toISOString()} on ${baseUrl} ---\n`);
-	log(`starting n8n on ${baseUrl} (user folder ${path.relative(root, userFolder) || userFolder}, log ${logPath})`);
+	log(`starting n8n ${command} on ${baseUrl} (user folder ${path.relative(root, userFolder) || userFolder}, log ${logPath})`);
 	const started = Date.now();
-	const child = spawn(toolPaths.node, [toolPaths.n8n, 'start'], {
+	const child = spawn(toolPaths.node, [toolPaths.n8n, command], {
 		cwd: userFolder,
 		env: childEnv,
 		stdio: ['ignore', echo ? 'pipe' : out, echo ? 'pipe' : out],
@@ -576,12 +589,16 @@ async function startN8n({
 	child.once('exit', () => fs.closeSync(out));
 	const instance = new N8nInstance({ child, port: httpPort, userFolder, owner, logFile: logPath, log, env: childEnv });
 	instance.installed = installed;
+	instance.command = command;
+	onSpawn?.(instance);
 	try {
 		const readyMs = await instance.waitUntilReady({ timeoutMs: readyTimeoutMs });
 		instance.timings = { readyMs };
-		log(`n8n is ready after ${(readyMs / 1000).toFixed(1)} s`);
-		await instance.login();
-		if (apiKey) await instance.createApiKey();
+		log(`n8n ${command} is ready after ${(readyMs / 1000).toFixed(1)} s`);
+		if (login) {
+			await instance.login();
+			if (apiKey) await instance.createApiKey();
+		}
 		instance.timings.totalMs = Date.now() - started;
 	} catch (error) {
 		await instance.stop({ graceMs: 5000 });
