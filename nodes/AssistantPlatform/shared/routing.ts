@@ -11,12 +11,12 @@ import type {
 } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { DEFAULT_MAX_PAGES, MAX_EMPTY_PAGES, MAX_PAGE_SIZE, PORTAL_CREDENTIAL } from './constants';
+import { DEFAULT_MAX_PAGES, MAX_EMPTY_PAGES, MAX_PAGE_SIZE, PORTAL_CREDENTIAL } from '../../shared/constants';
 import type { ItemScope } from './items';
 import { asNodeError, failureItem, forEachItem, itemScope } from './items';
-import type { PlatformResponse, RequestContext } from './transport';
-import { nodeRequestSettings, platformRequest, portalBaseUrl, portalRequest } from './transport';
-import { assertIntegerInRange, assertPageSize, assertPathId, invalid, kindOf, parseJsonObject } from './validation';
+import type { PlatformResponse, RequestContext } from '../../shared/transport';
+import { nodeRequestSettings, platformRequest, portalBaseUrl, portalRequest } from '../../shared/transport';
+import { assertIntegerInRange, assertPageSize, assertPathId, invalid, kindOf, parseJsonObject } from '../../shared/validation';
 
 /*
  * Declarative operations describe their request with `routing` (method, url, body, query, preSend

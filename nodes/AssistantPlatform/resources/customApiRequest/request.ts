@@ -7,12 +7,12 @@ import type {
 	NodeOutput,
 } from 'n8n-workflow';
 
-import { listProperties } from '../../shared/descriptions';
+import { listProperties } from '../../../shared/descriptions';
 import type { ItemScope } from '../../shared/items';
 import { forEachItem, itemScope } from '../../shared/items';
 import { readListItems, readPageWalkOptions, toItems } from '../../shared/routing';
-import { portalBaseUrl, portalRequest } from '../../shared/transport';
-import { assertNonEmpty, invalid } from '../../shared/validation';
+import { portalBaseUrl, portalRequest } from '../../../shared/transport';
+import { assertNonEmpty, invalid } from '../../../shared/validation';
 
 export const RESOURCE = 'customApiRequest';
 const show = { resource: [RESOURCE], operation: ['request'] };

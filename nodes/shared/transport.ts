@@ -14,8 +14,8 @@ import type {
 } from 'n8n-workflow';
 import { NodeApiError, sleep } from 'n8n-workflow';
 
-import { AssistantPlatformOutboundApi } from '../../../credentials/AssistantPlatformOutboundApi.credentials';
-import { AssistantPlatformPortalApi } from '../../../credentials/AssistantPlatformPortalApi.credentials';
+import { AssistantPlatformOutboundApi } from '../../credentials/AssistantPlatformOutboundApi.credentials';
+import { AssistantPlatformPortalApi } from '../../credentials/AssistantPlatformPortalApi.credentials';
 
 import {
 	DEFAULT_TIMEOUT_MS,
