@@ -19,7 +19,7 @@ import { customApiRequestResource } from './resources/customApiRequest';
 import { outboundCallResource } from './resources/outboundCall';
 import { ragCollectionResource } from './resources/ragCollection';
 import { runtimeResource } from './resources/runtime';
-import { OUTBOUND_CREDENTIAL, PORTAL_CREDENTIAL } from './shared/constants';
+import { OUTBOUND_CREDENTIAL, PORTAL_CREDENTIAL } from '../shared/constants';
 import type { ResourceModule } from './shared/module';
 
 const modules: ResourceModule[] = [

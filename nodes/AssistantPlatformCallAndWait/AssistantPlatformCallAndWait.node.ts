@@ -9,8 +9,8 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { placementProperties, requestOptionsProperty } from '../AssistantPlatform/resources/outboundCall/fields';
-import { OUTBOUND_CREDENTIAL } from '../AssistantPlatform/shared/constants';
+import { placementProperties, requestOptionsProperty } from '../shared/placementFields';
+import { OUTBOUND_CREDENTIAL } from '../shared/constants';
 
 import { placeCallAndWait, placeCallAndWaitWebhook } from './placeCallAndWait';
 

@@ -7,13 +7,13 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { outboundBaseUrl } from '../AssistantPlatform/shared/transport';
-import { invalid } from '../AssistantPlatform/shared/validation';
+import { outboundBaseUrl } from '../shared/transport';
+import { invalid } from '../shared/validation';
 import {
 	DEFAULT_MAX_WAIT_MINUTES,
 	DEFAULT_RESULT_RECORD_WAIT_SECONDS,
 	MAX_WAIT_MINUTES_LIMIT,
-} from '../AssistantPlatform/resources/outboundCall/fields';
+} from '../shared/placementFields';
 import {
 	credentialAssistantKey,
 	describeOutcome,
@@ -22,7 +22,7 @@ import {
 	placedItem,
 	readPlacement,
 	refuseAutomaticRetry,
-} from '../AssistantPlatform/resources/outboundCall/placement';
+} from '../shared/placement';
 import { CALL_RESULT_FIELDS, callResultFields, parseCallResult } from '../shared/callResult';
 import { isObject } from '../shared/object';
 import { outboundApi, readRequestSettings } from '../shared/outbound';

@@ -10,8 +10,8 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes, webhookDescriptionFields } from 'n8n-workflow';
 
-import { PORTAL_CREDENTIAL } from '../AssistantPlatform/shared/constants';
-import { MAX_JSON_DEPTH, redactSecrets } from '../AssistantPlatform/shared/redact';
+import { PORTAL_CREDENTIAL } from '../shared/constants';
+import { MAX_JSON_DEPTH, redactSecrets } from '../shared/redact';
 import { callResultFields, parseCallResult } from '../shared/callResult';
 import { isObject } from '../shared/object';
 import { searchAssistants } from '../shared/searchAssistants';

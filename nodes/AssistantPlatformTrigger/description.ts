@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { assistantLocator } from '../AssistantPlatform/shared/descriptions';
+import { assistantLocator } from '../shared/descriptions';
 import { schemaPropertyFields } from '../shared/extractionSchema';
 
 import { REGISTRABLE_EVENTS } from './events';

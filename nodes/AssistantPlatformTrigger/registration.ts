@@ -1,7 +1,7 @@
 import type { IDataObject, IHookFunctions, INode } from 'n8n-workflow';
 
-import { portalRequest } from '../AssistantPlatform/shared/transport';
-import { assertPathId, invalid } from '../AssistantPlatform/shared/validation';
+import { portalRequest } from '../shared/transport';
+import { assertPathId, invalid } from '../shared/validation';
 import type { SchemaProperty } from '../shared/extractionSchema';
 import { clearedExtraction, readExtractionSchema } from '../shared/extractionSchema';
 

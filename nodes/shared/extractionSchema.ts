@@ -1,7 +1,7 @@
 import type { IDataObject, INode, INodeProperties } from 'n8n-workflow';
 
-import { SCHEMA_TYPES } from '../AssistantPlatform/shared/constants';
-import { invalid } from '../AssistantPlatform/shared/validation';
+import { SCHEMA_TYPES } from './constants';
+import { invalid } from './validation';
 
 import { readText, splitList } from './text';
 

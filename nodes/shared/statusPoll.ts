@@ -1,6 +1,6 @@
 import { sleep } from 'n8n-workflow';
 
-import type { PlatformResponse, RequestContext } from '../AssistantPlatform/shared/transport';
+import type { PlatformResponse, RequestContext } from './transport';
 
 import type { RequestSettings } from './outbound';
 import { outboundApi } from './outbound';

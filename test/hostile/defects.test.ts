@@ -8,6 +8,8 @@ import { AP_TYPE, byId, WAIT_TYPE } from '../hardening/helpers';
 import { runNode } from '../harness/engine';
 import type { RunOptions } from '../harness/engine';
 import { useHostile } from '../harness/hostile';
+import { loadOptionsContext } from '../node/runtime-helpers';
+import { portalRequest } from '../../nodes/shared/transport';
 
 import { prepare, prepared } from './targets';
 import { FREE_DEMO_NUMBER as CALLER } from '../../sandbox';
@@ -74,6 +76,19 @@ describe('1. a redirect is an error, and no key reaches another origin', () => {
 		expect(error?.message).toBe(`The platform answered 302, a redirect to ${fx.hostile.foreign.url}, which is not followed`);
 		expect(error?.message).not.toContain('limit=');
 		expect(fx.hostile.foreign.requests).toEqual([]);
+	});
+
+	test.each([
+		['an absolute URL', (foreign: string) => `${foreign}/api/v1/assistants`],
+		['a protocol-relative URL', (foreign: string) => `//${new URL(foreign).host}/api/v1/assistants`],
+	])('the transport itself refuses %s on another origin, before sending', async (_what, url) => {
+		const ctx = loadOptionsContext(fx, { resource: 'assistant', operation: 'getAll', authentication: 'portalApi' });
+		const target = url(fx.hostile.foreign.url);
+		await expect(portalRequest(ctx, 'GET', target, { retry: false })).rejects.toThrow(
+			`Invalid "URL": must stay on the credential's host ${fx.hostile.url}`,
+		);
+		expect(fx.hostile.foreign.requests).toEqual([]);
+		expect(fx.hostile.requests).toEqual([]);
 	});
 });
 

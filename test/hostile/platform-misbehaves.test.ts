@@ -13,7 +13,7 @@
  * All targets of one test run at the same time (each on platform objects of its own); each test
  * collects every violation and reports them together, one line per target.
  */
-import { DEFAULT_MAX_PAGES } from '../../nodes/AssistantPlatform/shared/constants';
+import { DEFAULT_MAX_PAGES } from '../../nodes/shared/constants';
 import type { Behaviour } from '../harness/hostile';
 import { useHostile } from '../harness/hostile';
 import { logLines, scannable } from '../harness/secretsGuard';

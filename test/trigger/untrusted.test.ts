@@ -5,7 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 
-import { MAX_JSON_DEPTH } from '../../nodes/AssistantPlatform/shared/redact';
+import { MAX_JSON_DEPTH } from '../../nodes/shared/redact';
 import { registerSecret } from '../harness/secretsGuard';
 import type { TriggerHarness } from '../harness/webhook';
 import { post, startTrigger } from '../harness/webhook';

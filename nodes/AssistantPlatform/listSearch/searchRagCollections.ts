@@ -1,6 +1,6 @@
 import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
 
-import { portalRequest } from '../shared/transport';
+import { portalRequest } from '../../shared/transport';
 
 /** Pages through RAG collections for the collection picker; the filter matches names locally. */
 export async function searchRagCollections(

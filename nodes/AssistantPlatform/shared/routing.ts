@@ -6,17 +6,16 @@ import type {
 	IExecuteSingleFunctions,
 	IHttpRequestOptions,
 	INodeExecutionData,
-	JsonObject,
 	NodeOutput,
 } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { DEFAULT_MAX_PAGES, MAX_EMPTY_PAGES, MAX_PAGE_SIZE, PORTAL_CREDENTIAL } from './constants';
+import { DEFAULT_MAX_PAGES, MAX_EMPTY_PAGES, MAX_PAGE_SIZE, PORTAL_CREDENTIAL } from '../../shared/constants';
 import type { ItemScope } from './items';
 import { asNodeError, failureItem, forEachItem, itemScope } from './items';
-import type { PlatformResponse, RequestContext } from './transport';
-import { nodeRequestSettings, platformRequest, portalBaseUrl, portalRequest } from './transport';
-import { assertIntegerInRange, assertPageSize, assertPathId, invalid, kindOf, parseJsonObject } from './validation';
+import type { PlatformResponse, RequestContext } from '../../shared/transport';
+import { nodeRequestSettings, platformRequest, portalBaseUrl, portalRequest } from '../../shared/transport';
+import { assertIntegerInRange, assertPageSize, assertPathId, invalid, kindOf, parseJsonObject } from '../../shared/validation';
 
 /*
  * Declarative operations describe their request with `routing` (method, url, body, query, preSend
@@ -180,6 +179,14 @@ export class SeenItems {
 	}
 }
 
+/** A page request's error, saying where the walk stopped after the first page (e.g. a cursor the platform rejected). */
+function stoppedAt(error: NodeApiError, page: number, url: string, read: number): NodeApiError {
+	if (page > 1) {
+		error.description = `${error.description ?? ''} Pagination stopped at page ${page} of ${url}; ${read} items were read before.`.trim();
+	}
+	return error;
+}
+
 /** Every item of a management list at `path` (programmatic callers: all pages, the largest page size). */
 export async function readWholeList(
 	ctx: RequestContext,
@@ -240,12 +247,7 @@ export async function walkList(
 			response = await fetchPage(pageQs);
 		} catch (error) {
 			if (!(error instanceof NodeApiError)) throw new NodeOperationError(node, error as Error, { itemIndex });
-			if (page > 1) {
-				// Say where the walk stopped (e.g. a cursor the platform rejected as INVALID_CURSOR).
-				error.description = `${error.description ?? ''} Pagination stopped at page ${page} of ${url}; ${collected.length} items were read before.`.trim();
-			}
-			// The constructor hands an error that already is a NodeApiError back unchanged.
-			throw new NodeApiError(node, error as unknown as JsonObject);
+			throw stoppedAt(error, page, url, collected.length);
 		}
 		const body = response.body as IDataObject;
 		if (Array.isArray(body)) {
@@ -278,7 +280,7 @@ export async function walkList(
 				`had meta.hasMore true and meta.nextCursor ${JSON.stringify(next ?? null)}`,
 			);
 		}
-		if (next === cursor || cursors.has(next)) {
+		if (cursors.has(next)) {
 			throw stop('the platform returned the same cursor twice', 'repeated an earlier cursor; following it would loop forever');
 		}
 		if (data.length === 0) emptyPages++;

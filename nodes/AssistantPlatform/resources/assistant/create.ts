@@ -6,9 +6,9 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { additionalFieldsJson } from '../../shared/descriptions';
+import { additionalFieldsJson } from '../../../shared/descriptions';
 import { mergeJsonInto } from '../../shared/routing';
-import { assertNonEmpty } from '../../shared/validation';
+import { assertNonEmpty } from '../../../shared/validation';
 
 const show = { resource: ['assistant'], operation: ['create'] };
 

@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { assistantLocator } from '../../shared/descriptions';
+import { assistantLocator } from '../../../shared/descriptions';
 
 const show = { resource: ['assistant'], operation: ['delete'] };
 

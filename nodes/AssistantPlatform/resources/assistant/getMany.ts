@@ -1,6 +1,6 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import { listProperties } from '../../shared/descriptions';
+import { listProperties } from '../../../shared/descriptions';
 import type { ItemScope } from '../../shared/items';
 
 const show = { resource: ['assistant'], operation: ['getAll'] };

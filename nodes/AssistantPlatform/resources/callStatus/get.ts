@@ -8,10 +8,10 @@ import type {
 } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { readPlatformError } from '../../shared/errors';
+import { readPlatformError } from '../../../shared/errors';
 import { asNodeError } from '../../shared/items';
-import { outboundBaseUrl } from '../../shared/transport';
-import { assertPathId, invalid } from '../../shared/validation';
+import { outboundBaseUrl } from '../../../shared/transport';
+import { assertPathId, invalid } from '../../../shared/validation';
 import { runInBatches } from '../../../shared/batches';
 import { callResultFields, statusRecordItem as statusItem } from '../../../shared/callResult';
 import type { RequestSettings } from '../../../shared/outbound';

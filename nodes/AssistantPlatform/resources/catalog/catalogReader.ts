@@ -1,9 +1,9 @@
 import type { IDataObject, INodePropertyOptions } from 'n8n-workflow';
 
 import { readWholeList } from '../../shared/routing';
-import type { RequestContext } from '../../shared/transport';
-import { portalRequest } from '../../shared/transport';
-import { invalid } from '../../shared/validation';
+import type { RequestContext } from '../../../shared/transport';
+import { portalRequest } from '../../../shared/transport';
+import { invalid } from '../../../shared/validation';
 
 /** Provider kinds: the four runtime slots of an assistant (also the catalog path segment). */
 export const PROVIDER_KINDS = ['tts', 'asr', 'llm', 'audio-to-audio'];

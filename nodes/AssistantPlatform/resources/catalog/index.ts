@@ -1,6 +1,6 @@
 import type { IExecuteSingleFunctions, IHttpRequestOptions, INodeProperties } from 'n8n-workflow';
 
-import { assistantLocator, listProperties } from '../../shared/descriptions';
+import { assistantLocator, listProperties } from '../../../shared/descriptions';
 import type { ResourceModule } from '../../shared/module';
 import { showOperations } from '../../shared/module';
 import { listOperation, readOnce, resolvePath } from '../../shared/routing';

@@ -2,7 +2,7 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import type { ResourceModule } from '../../shared/module';
 
-import { placementProperties } from './fields';
+import { placementProperties } from '../../../shared/placementFields';
 import { placeCall } from './placeCall';
 
 const properties: INodeProperties[] = [

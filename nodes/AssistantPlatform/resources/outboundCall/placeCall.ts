@@ -1,11 +1,11 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import { asNodeError } from '../../shared/items';
-import { outboundBaseUrl } from '../../shared/transport';
+import { outboundBaseUrl } from '../../../shared/transport';
 import { runInBatches } from '../../../shared/batches';
 import { outboundApi, readBatching, readRequestSettings } from '../../../shared/outbound';
 
-import type { Outcome, Placement } from './placement';
+import type { Outcome, Placement } from '../../../shared/placement';
 import {
 	credentialAssistantKey,
 	describeOutcome,
@@ -14,7 +14,7 @@ import {
 	placedItem,
 	readPlacement,
 	refuseAutomaticRetry,
-} from './placement';
+} from '../../../shared/placement';
 
 type NodeFailure = Error & { description?: string | null; httpCode?: string | null };
 

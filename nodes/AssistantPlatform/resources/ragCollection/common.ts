@@ -13,10 +13,10 @@ import {
 	CHUNK_SIZE_MAX,
 	CHUNK_SIZE_MIN,
 	STORAGE_ALLOWANCE_BYTES,
-} from '../../shared/constants';
+} from '../../../shared/constants';
 import type { ItemScope } from '../../shared/items';
 import { showOperations } from '../../shared/module';
-import { assertAcceptedFileType, assertRagId, invalid } from '../../shared/validation';
+import { assertAcceptedFileType, assertRagId, invalid } from '../../../shared/validation';
 
 export const RESOURCE = 'ragCollection';
 

@@ -1,8 +1,8 @@
 import type { IExecuteSingleFunctions, IHttpRequestOptions, INodeProperties } from 'n8n-workflow';
 
-import { additionalFieldsJson } from '../../shared/descriptions';
+import { additionalFieldsJson } from '../../../shared/descriptions';
 import { mergeJsonInto } from '../../shared/routing';
-import { assertNonEmpty } from '../../shared/validation';
+import { assertNonEmpty } from '../../../shared/validation';
 
 import { showFor } from './common';
 

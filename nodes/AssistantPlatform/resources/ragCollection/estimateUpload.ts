@@ -5,15 +5,15 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { CHUNK_SIZE_DEFAULT } from '../../shared/constants';
-import { additionalFieldsJson, ragCollectionLocator } from '../../shared/descriptions';
+import { CHUNK_SIZE_DEFAULT } from '../../../shared/constants';
+import { additionalFieldsJson, ragCollectionLocator } from '../../../shared/descriptions';
 import {
 	assertAcceptedFileType,
 	assertChunkSize,
 	assertNonEmpty,
 	invalid,
 	parseJsonObject,
-} from '../../shared/validation';
+} from '../../../shared/validation';
 
 import {
 	assertWithinAllowance,

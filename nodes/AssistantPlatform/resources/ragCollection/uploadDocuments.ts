@@ -1,11 +1,11 @@
 import type { IExecuteFunctions, INodeProperties, NodeOutput } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { CHUNK_SIZE_DEFAULT } from '../../shared/constants';
-import { additionalFieldsJson, ragCollectionLocator } from '../../shared/descriptions';
+import { CHUNK_SIZE_DEFAULT } from '../../../shared/constants';
+import { additionalFieldsJson, ragCollectionLocator } from '../../../shared/descriptions';
 import { forEachItem } from '../../shared/items';
-import { portalRequest } from '../../shared/transport';
-import { assertChunkSize, parseJsonObject } from '../../shared/validation';
+import { portalRequest } from '../../../shared/transport';
+import { assertChunkSize, parseJsonObject } from '../../../shared/validation';
 import { asObject } from '../../../shared/object';
 
 import {

@@ -1,8 +1,8 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, sleep } from 'n8n-workflow';
 
-import { portalRequest } from '../../shared/transport';
-import { assertIntegerInRange } from '../../shared/validation';
+import { portalRequest } from '../../../shared/transport';
+import { assertIntegerInRange } from '../../../shared/validation';
 import { asObject } from '../../../shared/object';
 
 import type { Show } from './common';

@@ -1,7 +1,7 @@
 import type { IExecuteSingleFunctions } from 'n8n-workflow';
 
 import { showOperations } from '../../shared/module';
-import { invalid } from '../../shared/validation';
+import { invalid } from '../../../shared/validation';
 
 export { readText, splitList } from '../../../shared/text';
 

@@ -1,7 +1,7 @@
 import type { IExecuteSingleFunctions, IHttpRequestOptions, INodeProperties } from 'n8n-workflow';
 
-import { assistantLocator } from '../../shared/descriptions';
-import { assertHttpUrl } from '../../shared/validation';
+import { assistantLocator } from '../../../shared/descriptions';
+import { assertHttpUrl } from '../../../shared/validation';
 
 import { readBoolean, readText, showFor } from './common';
 

@@ -5,8 +5,8 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { assistantLocator } from '../../shared/descriptions';
-import { assertHttpUrl } from '../../shared/validation';
+import { assistantLocator } from '../../../shared/descriptions';
+import { assertHttpUrl } from '../../../shared/validation';
 import { clearedExtraction, readExtractionSchema, schemaPropertyFields } from '../../../shared/extractionSchema';
 
 import { showFor } from './common';

@@ -1,8 +1,8 @@
 import type { IExecuteSingleFunctions, IHttpRequestOptions, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-import { additionalFieldsJson } from '../../shared/descriptions';
+import { additionalFieldsJson } from '../../../shared/descriptions';
 import type { ResourceModule } from '../../shared/module';
-import { redactUrlFields } from '../../shared/redact';
+import { redactUrlFields } from '../../../shared/redact';
 import { mergeJsonInto, pathFrom, sendOnce } from '../../shared/routing';
 import { getCatalogTools, searchProviderModels, searchProviders } from '../catalog/methods';
 

@@ -5,8 +5,8 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { assistantLocator } from '../../shared/descriptions';
-import { assertHttpUrl, parseJsonObject } from '../../shared/validation';
+import { assistantLocator } from '../../../shared/descriptions';
+import { assertHttpUrl, parseJsonObject } from '../../../shared/validation';
 
 import { readBoolean, readText, showFor, splitList } from './common';
 

@@ -1,7 +1,7 @@
 import type { IExecuteSingleFunctions, IHttpRequestOptions, INodeProperties } from 'n8n-workflow';
 
-import { assistantLocator, ragCollectionLocator } from '../../shared/descriptions';
-import { assertRagId } from '../../shared/validation';
+import { assistantLocator, ragCollectionLocator } from '../../../shared/descriptions';
+import { assertRagId } from '../../../shared/validation';
 
 import { showFor } from './common';
 

@@ -5,8 +5,8 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { assistantLocator } from '../../shared/descriptions';
-import { assertNonEmpty, parseJsonObject } from '../../shared/validation';
+import { assistantLocator } from '../../../shared/descriptions';
+import { assertNonEmpty, parseJsonObject } from '../../../shared/validation';
 import { assertProviderKind, providerKindOptions } from '../catalog/catalogReader';
 
 import { readText, showFor } from './common';

@@ -5,9 +5,9 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { TOOL_KINDS } from '../../shared/constants';
-import { assistantLocator } from '../../shared/descriptions';
-import { invalid } from '../../shared/validation';
+import { TOOL_KINDS } from '../../../shared/constants';
+import { assistantLocator } from '../../../shared/descriptions';
+import { invalid } from '../../../shared/validation';
 import type { BoundTool, CatalogTool } from '../catalog/catalogReader';
 import { readAssistantTools, readToolCatalog } from '../catalog/catalogReader';
 

@@ -1,8 +1,8 @@
 import type { IDataObject, IExecuteFunctions, INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { OUTBOUND_CREDENTIAL } from '../../shared/constants';
-import type { PlatformResponse } from '../../shared/transport';
+import { OUTBOUND_CREDENTIAL } from './constants';
+import type { PlatformResponse } from './transport';
 import {
 	assertE164,
 	assertHttpUrl,
@@ -10,10 +10,10 @@ import {
 	invalid,
 	isIpOrHostname,
 	parseJsonObject,
-} from '../../shared/validation';
-import { redactUrl } from '../../shared/redact';
-import { callResultFields } from '../../../shared/callResult';
-import { isObject } from '../../../shared/object';
+} from './validation';
+import { redactUrl } from './redact';
+import { callResultFields } from './callResult';
+import { isObject } from './object';
 
 export type Route = 'trunk' | 'pbx';
 

@@ -1,6 +1,6 @@
 import type { IDisplayOptions, INodeProperties } from 'n8n-workflow';
 
-import { additionalFieldsJson } from '../../shared/descriptions';
+import { additionalFieldsJson } from './descriptions';
 
 type Show = NonNullable<IDisplayOptions['show']>;
 

@@ -14,8 +14,8 @@ import type {
 } from 'n8n-workflow';
 import { NodeApiError, sleep } from 'n8n-workflow';
 
-import { AssistantPlatformOutboundApi } from '../../../credentials/AssistantPlatformOutboundApi.credentials';
-import { AssistantPlatformPortalApi } from '../../../credentials/AssistantPlatformPortalApi.credentials';
+import { AssistantPlatformOutboundApi } from '../../credentials/AssistantPlatformOutboundApi.credentials';
+import { AssistantPlatformPortalApi } from '../../credentials/AssistantPlatformPortalApi.credentials';
 
 import {
 	DEFAULT_TIMEOUT_MS,
@@ -199,7 +199,9 @@ const ABSOLUTE_URL = /^([a-z][a-z\d+\-.]*:)?\/\//i;
 function targetUrl(node: INode, endpoint: Endpoint, options: IHttpRequestOptions, itemIndex?: number): string {
 	const url = String(options.url ?? '');
 	const joined = ABSOLUTE_URL.test(url)
-		? url
+		? url.startsWith('//')
+			? `${new URL(endpoint.origin).protocol}${url}`
+			: url
 		: `${trimSlash(String(options.baseURL ?? endpoint.baseURL))}/${url.replace(/^\/+/, '')}`;
 	let parsed: URL;
 	try {
