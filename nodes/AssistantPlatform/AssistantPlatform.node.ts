@@ -20,6 +20,9 @@ import { ragCollectionResource } from './resources/ragCollection';
 import { runtimeResource } from './resources/runtime';
 import { OUTBOUND_CREDENTIAL, PORTAL_CREDENTIAL } from './shared/constants';
 import type { ResourceModule } from './shared/module';
+import { assertSupportedN8n } from './shared/n8nSupport';
+
+assertSupportedN8n();
 
 const modules: ResourceModule[] = [
 	assistantResource,

@@ -15,6 +15,9 @@ import {
 	placeCallAndWaitWebhook,
 } from '../AssistantPlatform/resources/outboundCall/placeCallAndWait';
 import { OUTBOUND_CREDENTIAL } from '../AssistantPlatform/shared/constants';
+import { assertSupportedN8n } from '../AssistantPlatform/shared/n8nSupport';
+
+assertSupportedN8n();
 
 /**
  * Outbound Call → Place Call and Wait for Result, as its own (programmatic) node.

@@ -12,6 +12,7 @@ import { NodeConnectionTypes, webhookDescriptionFields } from 'n8n-workflow';
 
 import { searchAssistants } from '../AssistantPlatform/listSearch/searchAssistants';
 import { PORTAL_CREDENTIAL } from '../AssistantPlatform/shared/constants';
+import { assertSupportedN8n } from '../AssistantPlatform/shared/n8nSupport';
 
 import { triggerProperties } from './description';
 import type { EventName } from './events';
@@ -34,6 +35,8 @@ import {
 	unregister,
 } from './registration';
 import { constantTimeEqual, ipAllowed, parseAllowlist, secretProblem } from './security';
+
+assertSupportedN8n();
 
 /** The parts of n8n's request (an express Request) the trigger reads. */
 interface TriggerRequest {
