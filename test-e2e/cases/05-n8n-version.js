@@ -101,7 +101,6 @@ function register(env) {
 				assert.equal(received[0].duration, 7);
 			} finally {
 				await unpublishTrigger(env.n8n, workflow.id, trigger);
-				await env.n8n.deleteWorkflow(workflow.id);
 			}
 		});
 
