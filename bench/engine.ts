@@ -1,14 +1,8 @@
 /**
- * A lean copy of the engine harness (test/harness/engine.ts) for the benchmarks: the same n8n-core
- * WorkflowExecute setup (Input node -> node under test, plain-object additionalData, lifecycle hooks,
- * an in-memory credentials helper), without the secrets guard (which stringifies every output) and with
- * n8n's HTTP Request and Split Out nodes from the pinned n8n install loaded into the SAME engine.
- *
- * Credentials are applied as n8n's CredentialsHelper.authenticate does: a function-form `authenticate` is
- * called as a method of the credential type with the decrypted credential and the request options (its
- * result is the request sent); every `={{ }}` value of a generic `authenticate` block is resolved with the
- * workflow's expression engine (not with a regex). So the per-request cost of our node's authentication
- * is the real one, in either form (BENCH_VARIANTS may load an older copy with a generic block).
+ * The engine for the benchmarks: n8n-core's WorkflowExecute (Input node -> node under test) with the
+ * harness's in-memory credentials (test/harness/credentials.ts), without the secrets guard (which
+ * stringifies every output), and with n8n's HTTP Request and Split Out nodes from the pinned n8n install
+ * loaded into the same engine. Our node and credentials may come from another build (BENCH_SOURCE_ROOT).
  */
 import { mkdtempSync } from 'node:fs';
 import Module from 'node:module';
@@ -20,14 +14,10 @@ process.env.N8N_USER_FOLDER ??= mkdtempSync(join(tmpdir(), 'n8n-ap-bench-'));
 import { DirectoryLoader, ExecutionLifecycleHooks, WorkflowExecute } from 'n8n-core';
 import type {
 	ICredentialDataDecryptedObject,
-	ICredentials,
-	ICredentialsHelper,
 	ICredentialType,
 	IDataObject,
 	IExecuteFunctions,
-	IHttpRequestOptions,
 	INode,
-	INodeCredentialsDetails,
 	INodeExecutionData,
 	INodeProperties,
 	INodeType,
@@ -37,6 +27,8 @@ import type {
 	IWorkflowExecuteAdditionalData,
 } from 'n8n-workflow';
 import { NodeHelpers, Workflow } from 'n8n-workflow';
+
+import { MemoryCredentialsHelper } from '../test/harness/credentials';
 
 import { nodesBaseDir, PROJECT_ROOT } from './paths';
 
@@ -216,92 +208,10 @@ const nodeTypes: INodeTypes = {
 	},
 } as INodeTypes;
 
-/**
- * ICredentialsHelper in memory; `authenticate` as n8n's: a function is called with the decrypted credential
- * and the request options, a generic block is resolved with the expression engine.
- */
-class BenchCredentialsHelper implements ICredentialsHelper {
-	constructor(private readonly store: Record<string, ICredentialDataDecryptedObject>) {}
-
-	getParentTypes(): string[] {
-		return [];
-	}
-
-	isCredentialUsableByNode(): boolean {
-		return true;
-	}
-
-	async authenticate(
-		credentials: ICredentialDataDecryptedObject,
-		typeName: string,
-		requestOptions: IHttpRequestOptions,
-		workflow: Workflow,
-		node: INode,
-	): Promise<IHttpRequestOptions> {
-		const type = credentialTypes[typeName];
-		if (!type?.authenticate) return requestOptions;
-		if (typeof type.authenticate === 'function') return await type.authenticate(credentials, requestOptions);
-		const auth = type.authenticate;
-		const resolveValue = (value: string): string =>
-			typeof value === 'string' && value.charAt(0) === '='
-				? String(
-						workflow.expression.getSimpleParameterValue(
-							node,
-							value,
-							'internal',
-							{ $credentials: credentials },
-							undefined,
-							'',
-						),
-					)
-				: value;
-		const result: IHttpRequestOptions = { ...requestOptions };
-		const props = auth.properties as Record<string, Record<string, string>>;
-		for (const part of ['headers', 'qs', 'body'] as const) {
-			const values = props[part];
-			if (!values) continue;
-			const target = { ...((result[part] as IDataObject) ?? {}) };
-			for (const [key, value] of Object.entries(values)) target[resolveValue(key)] = resolveValue(value);
-			(result as unknown as Record<string, unknown>)[part] = target;
-		}
-		return result;
-	}
-
-	async preAuthentication(): Promise<ICredentialDataDecryptedObject | undefined> {
-		return undefined;
-	}
-
-	async runPreAuthentication(): Promise<ICredentialDataDecryptedObject | undefined> {
-		return undefined;
-	}
-
-	async getCredentials(_details: INodeCredentialsDetails, _type: string): Promise<ICredentials> {
-		throw new Error('getCredentials is not used by the benchmark');
-	}
-
-	async getDecrypted(
-		_additionalData: IWorkflowExecuteAdditionalData,
-		_nodeCredentials: INodeCredentialsDetails,
-		type: string,
-	): Promise<ICredentialDataDecryptedObject> {
-		const data = this.store[type];
-		if (!data) throw new Error(`No credentials of type ${type} configured`);
-		return { ...data };
-	}
-
-	async updateCredentials(): Promise<void> {}
-
-	async updateCredentialsOauthTokenData(): Promise<void> {}
-
-	getCredentialsProperties(type: string): INodeProperties[] {
-		return credentialTypes[type]?.properties ?? [];
-	}
-}
-
 function additionalDataFor(credentials: Record<string, ICredentialDataDecryptedObject>): IWorkflowExecuteAdditionalData {
 	const base = 'http://127.0.0.1:5678';
 	return {
-		credentialsHelper: new BenchCredentialsHelper(credentials),
+		credentialsHelper: new MemoryCredentialsHelper(credentials, credentialTypes),
 		executeWorkflow: async () => {
 			throw new Error('executeWorkflow is not available');
 		},

@@ -63,10 +63,10 @@ export class AssistantPlatformOutboundApi implements ICredentialType {
 		},
 	});
 
-	// The outbound API has no read-only "who am I" endpoint. A status query for an id that cannot
-	// exist is answered 404 once the key is accepted, and 401 when it is not. n8n's credential test
-	// fails on any non-2xx status, so the request ignores status errors and the rules read the
-	// platform's error body instead (docs/assumptions.md, "Credentials").
+	// The outbound API has no read-only "who am I" endpoint: a status query for an id that cannot exist
+	// is answered 404 once the key is accepted and 401 when it is not. n8n fails a test on any non-2xx
+	// status, so status errors are ignored and the rules read the platform's JSON error body; an
+	// answer without it (an HTML 404 from another host) fails too (docs/assumptions.md, "Credentials").
 	test: ICredentialTestRequest = {
 		request: {
 			baseURL: '={{$credentials.outboundUrl.replace(/\\/+$/, "")}}',
@@ -89,6 +89,15 @@ export class AssistantPlatformOutboundApi implements ICredentialType {
 					key: 'error.status',
 					value: 403,
 					message: 'The outbound API key is not allowed to use the outbound API (403).',
+				},
+			},
+			{
+				type: 'responseSuccessBody',
+				properties: {
+					key: 'error.status',
+					value: undefined,
+					message:
+						'The host did not answer like the outbound API (no JSON error body for the probe). Check the Outbound Base URL.',
 				},
 			},
 		],

@@ -1,3 +1,6 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
 import { testCredential } from './harness/credentialTest';
 import { runNode } from './harness/engine';
 import type { SandboxFixture } from './harness/sandbox';
@@ -67,5 +70,24 @@ describe('Outbound API credential', () => {
 		});
 		expect(result.status).toBe('Error');
 		expect(result.message).toContain('Outbound API Key');
+	});
+
+	test('its test request fails for a host that answers 404 but is not the outbound API (an HTML page)', async () => {
+		const server = createServer((_req, res) => {
+			res.writeHead(404, { 'content-type': 'text/html; charset=utf-8' });
+			res.end('<!doctype html><html><body><h1>404 Not Found</h1></body></html>');
+		});
+		await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+		try {
+			const { port } = server.address() as AddressInfo;
+			const result = await testCredential('assistantPlatformOutboundApi', {
+				...fx.outbound,
+				outboundUrl: `http://127.0.0.1:${port}`,
+			});
+			expect(result.status).toBe('Error');
+			expect(result.message).toContain('Outbound Base URL');
+		} finally {
+			await new Promise((resolve) => server.close(resolve));
+		}
 	});
 });

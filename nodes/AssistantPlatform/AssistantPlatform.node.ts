@@ -9,7 +9,9 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { searchAssistants } from './listSearch/searchAssistants';
+import { assertSupportedN8n } from '../shared/n8nSupport';
+import { searchAssistants } from '../shared/searchAssistants';
+
 import { searchRagCollections } from './listSearch/searchRagCollections';
 import { assistantResource } from './resources/assistant';
 import { callStatusResource } from './resources/callStatus';
@@ -20,7 +22,6 @@ import { ragCollectionResource } from './resources/ragCollection';
 import { runtimeResource } from './resources/runtime';
 import { OUTBOUND_CREDENTIAL, PORTAL_CREDENTIAL } from './shared/constants';
 import type { ResourceModule } from './shared/module';
-import { assertSupportedN8n } from './shared/n8nSupport';
 
 assertSupportedN8n();
 

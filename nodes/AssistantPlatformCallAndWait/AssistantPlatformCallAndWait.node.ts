@@ -10,22 +10,17 @@ import type {
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { placementProperties, requestOptionsProperty } from '../AssistantPlatform/resources/outboundCall/fields';
-import {
-	placeCallAndWait,
-	placeCallAndWaitWebhook,
-} from '../AssistantPlatform/resources/outboundCall/placeCallAndWait';
 import { OUTBOUND_CREDENTIAL } from '../AssistantPlatform/shared/constants';
-import { assertSupportedN8n } from '../AssistantPlatform/shared/n8nSupport';
+import { assertSupportedN8n } from '../shared/n8nSupport';
+
+import { placeCallAndWait, placeCallAndWaitWebhook } from './placeCallAndWait';
 
 assertSupportedN8n();
 
 /**
- * Outbound Call → Place Call and Wait for Result, as its own (programmatic) node.
- *
- * Why not an operation of the Assistant Platform node: n8n resumes a waiting execution by calling
- * the waiting node's webhook() method, and in n8n 2.x a declarative node that has a webhook()
- * method gets no input items for its expressions ($json fails in every declarative operation).
- * See docs/assumptions.md, "Place Call and Wait for Result".
+ * Place Call and Wait for Result, its own node: n8n resumes a waiting execution through the node's
+ * webhook(), and in n8n 2.x a declarative node with a webhook() gets no input items for its
+ * expressions, so it cannot be an operation of the Assistant Platform node.
  */
 export class AssistantPlatformCallAndWait implements INodeType {
 	description: INodeTypeDescription = {
@@ -47,9 +42,7 @@ export class AssistantPlatformCallAndWait implements INodeType {
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: OUTBOUND_CREDENTIAL, required: true }],
-		// The resume webhook: n8n matches a request to this execution's resume URL
-		// ($execution.resumeUrl, POST, no suffix) against it while the execution waits. A restart
-		// webhook is never registered when the workflow is activated.
+		// The resume webhook: n8n matches a POST to a waiting execution's resume URL against it.
 		webhooks: [
 			{
 				name: 'default',
@@ -65,9 +58,8 @@ export class AssistantPlatformCallAndWait implements INodeType {
 		properties: [...placementProperties({}, 'placeCallAndWait'), requestOptionsProperty()],
 	};
 
-	// n8n never registers a restart webhook (it only matches requests to a waiting execution's resume
-	// URL), so there is nothing to create or delete on the platform: these lifecycle methods are
-	// never called and only complete the webhook contract.
+	// Never called for a restart webhook; present only because the unedited lint rule
+	// webhook-lifecycle-complete requires them on a node with webhooks.
 	webhookMethods = {
 		default: {
 			async checkExists(this: IHookFunctions): Promise<boolean> {

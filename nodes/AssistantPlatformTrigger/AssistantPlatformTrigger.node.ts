@@ -10,19 +10,17 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes, webhookDescriptionFields } from 'n8n-workflow';
 
-import { searchAssistants } from '../AssistantPlatform/listSearch/searchAssistants';
 import { PORTAL_CREDENTIAL } from '../AssistantPlatform/shared/constants';
-import { assertSupportedN8n } from '../AssistantPlatform/shared/n8nSupport';
+import { MAX_JSON_DEPTH, redactSecrets } from '../AssistantPlatform/shared/redact';
+import { callResultFields, parseCallResult } from '../shared/callResult';
+import { assertSupportedN8n } from '../shared/n8nSupport';
+import { isObject } from '../shared/object';
+import { searchAssistants } from '../shared/searchAssistants';
+import { refuse } from '../shared/webhookReply';
 
 import { triggerProperties } from './description';
 import type { EventName } from './events';
-import {
-	correlationFields,
-	eventBySlug,
-	MAX_BODY_BYTES,
-	parseCallResult,
-	readJsonObject,
-} from './events';
+import { correlationFields, eventBySlug, MAX_BODY_BYTES, readJsonObject, REGISTRABLE_EVENTS } from './events';
 import {
 	desiredRegistration,
 	eventUrls,
@@ -35,6 +33,7 @@ import {
 	unregister,
 } from './registration';
 import { constantTimeEqual, ipAllowed, parseAllowlist, secretProblem } from './security';
+import { DEFAULT_REPEAT_WINDOW_MINUTES, deliveryKey, isRepeat } from './repeats';
 
 assertSupportedN8n();
 
@@ -47,22 +46,6 @@ interface TriggerRequest {
 	rawBody?: unknown;
 	body?: unknown;
 	socket?: { remoteAddress?: string };
-}
-
-/** The parts of n8n's response (an express Response, a Node ServerResponse) the trigger writes. */
-interface TriggerResponse {
-	statusCode: number;
-	setHeader(name: string, value: string): unknown;
-	end(chunk?: string): unknown;
-}
-
-/** Answers the request itself with a status and a short JSON reason; nothing starts. */
-function refuse(ctx: IWebhookFunctions, status: number, reason: string): IWebhookResponseData {
-	const res = ctx.getResponseObject() as unknown as TriggerResponse;
-	res.statusCode = status;
-	res.setHeader('Content-Type', 'application/json; charset=utf-8');
-	res.end(JSON.stringify({ error: reason }));
-	return { noWebhookResponse: true };
 }
 
 function header(req: TriggerRequest, name: string): string | undefined {
@@ -162,7 +145,7 @@ export class AssistantPlatformTrigger implements INodeType {
 				name: PORTAL_CREDENTIAL,
 				required: true,
 				displayOptions: {
-					show: { events: ['conversationEnd', 'extractedData'], registerOnPublish: [true] },
+					show: { events: REGISTRABLE_EVENTS, registerOnPublish: [true] },
 				},
 			},
 		],
@@ -327,7 +310,14 @@ export class AssistantPlatformTrigger implements INodeType {
 		if (contentType.startsWith('multipart/')) return refuse(this, 400, 'the body is not JSON');
 		const parsed = readJsonObject(req.rawBody, req.body);
 		if (!parsed.ok) return refuse(this, 400, parsed.reason);
-		const body = parsed.value;
+		let body: IDataObject;
+		try {
+			// The platform may echo the URL (and so the token) or the header value back: never output them.
+			body = redactSecrets(parsed.value, [secret, String(options.authHeaderValue ?? '')]);
+		} catch {
+			// The only failure: JSON nested deeper than MAX_JSON_DEPTH (n8n's own copy of it would fail later).
+			return refuse(this, 400, `the body is nested deeper than ${MAX_JSON_DEPTH} levels`);
+		}
 		const receivedAt = new Date().toISOString();
 
 		let json: IDataObject;
@@ -343,14 +333,7 @@ export class AssistantPlatformTrigger implements INodeType {
 			if (!statusMatches || result.value.duration < minDuration) {
 				return { webhookResponse: { received: true, started: false, reason: 'filtered out' } };
 			}
-			json = {
-				event,
-				internal_id: result.value.internal_id,
-				dialStatus: result.value.dialStatus,
-				duration: result.value.duration,
-				receivedAt,
-				body,
-			};
+			json = { event, ...callResultFields(result.value.internal_id, result.value), receivedAt, body };
 		} else if (event === 'conversationEnd') {
 			json = { event, ...correlationFields(body), receivedAt, body };
 		} else {
@@ -358,11 +341,19 @@ export class AssistantPlatformTrigger implements INodeType {
 			json = {
 				event,
 				...correlationFields(body),
-				data:
-					typeof data === 'object' && data !== null && !Array.isArray(data) ? (data as IDataObject) : body,
+				data: isObject(data) ? data : body,
 				receivedAt,
 				body,
 			};
+		}
+
+		if (options.ignoreRepeats === true) {
+			const minutes = Number(options.repeatWindowMinutes ?? DEFAULT_REPEAT_WINDOW_MINUTES);
+			const windowMs = (Number.isFinite(minutes) && minutes > 0 ? minutes : DEFAULT_REPEAT_WINDOW_MINUTES) * 60_000;
+			const key = deliveryKey(event, body, req.rawBody);
+			if (isRepeat(this.getWorkflowStaticData('node'), key, Date.now(), windowMs)) {
+				return { webhookResponse: { received: true, started: false, reason: 'repeated delivery' } };
+			}
 		}
 
 		return { workflowData: [[{ json }]] };

@@ -1,9 +1,12 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { SCHEMA_TYPES } from '../AssistantPlatform/shared/constants';
 import { assistantLocator } from '../AssistantPlatform/shared/descriptions';
+import { schemaPropertyFields } from '../shared/extractionSchema';
 
-const REGISTRABLE = { events: ['conversationEnd', 'extractedData'] };
+import { REGISTRABLE_EVENTS } from './events';
+import { DEFAULT_REPEAT_WINDOW_MINUTES } from './repeats';
+
+const REGISTRABLE = { events: REGISTRABLE_EVENTS };
 const REGISTERING = { ...REGISTRABLE, registerOnPublish: [true] };
 
 const DIAL_STATUSES = ['ANSWER', 'BUSY', 'CANCEL', 'CONGESTION', 'FAILED', 'NOANSWER'];
@@ -91,49 +94,7 @@ export const triggerProperties: INodeProperties[] = [
 			{
 				displayName: 'Property',
 				name: 'properties',
-				values: [
-					{
-						displayName: 'Description',
-						name: 'description',
-						type: 'string',
-						default: '',
-						description: 'What the property means; the platform uses it to extract the value',
-					},
-					{
-						displayName: 'Enum Values',
-						name: 'enumValues',
-						type: 'string',
-						default: '',
-						placeholder: 'e.g. yes, no, maybe',
-						description: 'Allowed values, separated by commas (sent as values)',
-						displayOptions: { show: { type: ['enum'] } },
-					},
-					{
-						displayName: 'Name',
-						name: 'name',
-						type: 'string',
-						default: '',
-						placeholder: 'e.g. customerName',
-						description: 'Property name, unique in the schema',
-					},
-					{
-						displayName: 'Required',
-						name: 'required',
-						type: 'boolean',
-						default: false,
-						description: 'Whether the property must be extracted',
-					},
-					{
-						displayName: 'Type',
-						name: 'type',
-						type: 'options',
-						default: 'string',
-						options: SCHEMA_TYPES.map((type) => ({
-							name: type.charAt(0).toUpperCase() + type.slice(1),
-							value: type,
-						})),
-					},
-				],
+				values: schemaPropertyFields,
 			},
 		],
 	},
@@ -190,6 +151,14 @@ export const triggerProperties: INodeProperties[] = [
 				description: 'Expected value of the Auth Header Name header (the value saved in the portal)',
 			},
 			{
+				displayName: 'Ignore Repeated Deliveries',
+				name: 'ignoreRepeats',
+				type: 'boolean',
+				default: false,
+				description:
+					'Whether to answer a delivery already received (same event and internal_id, or the same body) with 200 without starting the workflow again. Platforms may retry callbacks. Remembered in the workflow\'s static data, production URL only.',
+			},
+			{
 				displayName: 'IP Allowlist',
 				name: 'ipAllowlist',
 				type: 'string',
@@ -197,6 +166,14 @@ export const triggerProperties: INodeProperties[] = [
 				placeholder: 'e.g. 203.0.113.0/24, 2001:db8::/32',
 				description:
 					'Addresses or CIDR ranges (IPv4 and IPv6), separated by commas. Posts from other addresses are refused with 403. Empty: any address.',
+			},
+			{
+				displayName: 'Remember Deliveries For (Minutes)',
+				name: 'repeatWindowMinutes',
+				type: 'number',
+				typeOptions: { minValue: 1 },
+				default: DEFAULT_REPEAT_WINDOW_MINUTES,
+				description: 'How long a delivery is remembered by Ignore Repeated Deliveries',
 			},
 			{
 				displayName: 'Use X-Forwarded-For',

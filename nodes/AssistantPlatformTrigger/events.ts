@@ -1,5 +1,8 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import type { Parsed } from '../shared/callResult';
+import { isObject } from '../shared/object';
+
 /** The three events, their option values and the last path segment of their URL. */
 export const EVENTS = [
 	{ value: 'callResult', slug: 'call-result', name: 'Call Result' },
@@ -8,6 +11,9 @@ export const EVENTS = [
 ] as const;
 
 export type EventName = (typeof EVENTS)[number]['value'];
+
+/** Events whose platform configuration the trigger can set when the workflow is published. */
+export const REGISTRABLE_EVENTS: EventName[] = ['conversationEnd', 'extractedData'];
 
 export function eventBySlug(slug: string): EventName | undefined {
 	return EVENTS.find((event) => event.slug === slug)?.value;
@@ -19,12 +25,6 @@ export function slugOf(event: EventName): string {
 
 /** Largest body accepted (1 MiB); a call result is under 200 bytes, extracted data a few KB. */
 export const MAX_BODY_BYTES = 1024 * 1024;
-
-export type Parsed<T> = { ok: true; value: T } | { ok: false; reason: string };
-
-function isObject(value: unknown): value is IDataObject {
-	return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /**
  * Reads the JSON body: from the raw bytes when n8n kept them (any content type), else from the body
@@ -58,50 +58,6 @@ export function readJsonObject(rawBody: unknown, parsedBody: unknown): Parsed<ID
 		};
 	}
 	return { ok: true, value };
-}
-
-export interface CallResult {
-	internal_id: string | number;
-	dialStatus: string;
-	duration: number;
-}
-
-/**
- * Validates a call result body: `internal_id` a non-empty string (a number is accepted and kept as
- * sent), `dialstatus` (or the variant `dialStatus`) a non-empty string, `duration` a non-negative
- * integer number of seconds (a string of digits is accepted and converted).
- */
-export function parseCallResult(body: IDataObject): Parsed<CallResult> {
-	const id = body.internal_id;
-	const idOk =
-		(typeof id === 'string' && id.trim() !== '') ||
-		(typeof id === 'number' && Number.isFinite(id));
-	if (!idOk) {
-		return {
-			ok: false,
-			reason:
-				id === undefined || id === null
-					? 'internal_id is missing'
-					: 'internal_id must be a non-empty string',
-		};
-	}
-
-	const raw = body.dialstatus !== undefined && body.dialstatus !== null ? body.dialstatus : body.dialStatus;
-	if (raw === undefined || raw === null) return { ok: false, reason: 'dialstatus is missing' };
-	if (typeof raw !== 'string' || raw.trim() === '') {
-		return { ok: false, reason: 'dialstatus must be a non-empty string' };
-	}
-
-	const d = body.duration;
-	let duration: number | undefined;
-	if (typeof d === 'number' && Number.isInteger(d) && d >= 0) duration = d;
-	else if (typeof d === 'string' && /^\d{1,9}$/.test(d.trim())) duration = Number(d.trim());
-	if (d === undefined || d === null) return { ok: false, reason: 'duration is missing' };
-	if (duration === undefined) {
-		return { ok: false, reason: 'duration must be a non-negative whole number of seconds' };
-	}
-
-	return { ok: true, value: { internal_id: id as string | number, dialStatus: raw, duration } };
 }
 
 /** The correlation fields a conversation-end or extracted-data body may carry (not required). */

@@ -1,23 +1,13 @@
 import type { IDataObject, IHookFunctions, INode } from 'n8n-workflow';
 
-import { SCHEMA_TYPES } from '../AssistantPlatform/shared/constants';
 import { portalRequest } from '../AssistantPlatform/shared/transport';
-import { invalid } from '../AssistantPlatform/shared/validation';
+import { assertPathId, invalid } from '../AssistantPlatform/shared/validation';
+import type { SchemaProperty } from '../shared/extractionSchema';
+import { clearedExtraction, readExtractionSchema } from '../shared/extractionSchema';
 
 import type { EventName } from './events';
-import { EVENTS, slugOf } from './events';
+import { EVENTS, REGISTRABLE_EVENTS, slugOf } from './events';
 import { parseAllowlist, secretProblem } from './security';
-
-/** Events whose platform configuration the trigger can set when the workflow is published. */
-export const REGISTRABLE_EVENTS: EventName[] = ['conversationEnd', 'extractedData'];
-
-export interface SchemaProperty {
-	name: string;
-	type: string;
-	description: string;
-	required: boolean;
-	values?: string[];
-}
 
 /** What the trigger set on the platform, kept in the node's static data between publish and unpublish. */
 export interface Registration {
@@ -52,42 +42,7 @@ export function needsRegistration(config: TriggerConfig): boolean {
 
 function readSchema(ctx: IHookFunctions, node: INode): SchemaProperty[] {
 	const collection = ctx.getNodeParameter('extractionSchema', {}) as IDataObject;
-	const rows = (Array.isArray(collection.properties) ? collection.properties : []) as IDataObject[];
-	if (rows.length === 0) {
-		throw invalid(node, 'Extraction Schema', 'add at least one property to extract');
-	}
-	const seen = new Set<string>();
-	return rows.map((row, index) => {
-		const label = `Extraction Schema › Property ${index + 1}`;
-		const name = typeof row.name === 'string' ? row.name.trim() : '';
-		if (name === '') throw invalid(node, `${label} › Name`, 'must not be empty');
-		if (seen.has(name)) {
-			throw invalid(node, `${label} › Name`, `must be unique: "${name}" is used by an earlier property`);
-		}
-		seen.add(name);
-		const type = typeof row.type === 'string' ? row.type : 'string';
-		if (!SCHEMA_TYPES.includes(type)) {
-			throw invalid(node, `${label} › Type`, `must be one of ${SCHEMA_TYPES.join(', ')} (got "${type}")`);
-		}
-		const property: SchemaProperty = {
-			name,
-			type,
-			description: typeof row.description === 'string' ? row.description : '',
-			required: row.required === true,
-		};
-		if (type === 'enum' && typeof row.enumValues === 'string') {
-			const values = row.enumValues
-				.split(',')
-				.map((v) => v.trim())
-				.filter((v) => v !== '');
-			const duplicate = values.find((value, i) => values.indexOf(value) !== i);
-			if (duplicate !== undefined) {
-				throw invalid(node, `${label} › Enum Values`, `must be unique: "${duplicate}" appears twice`);
-			}
-			if (values.length > 0) property.values = values;
-		}
-		return property;
-	});
+	return readExtractionSchema(node, collection.properties, 'Extraction Schema', 'add at least one property to extract');
 }
 
 /**
@@ -135,7 +90,7 @@ export function readConfig(ctx: IHookFunctions, forRegistration: boolean): Trigg
 	if (typeof assistantId !== 'string' || assistantId.trim() === '') {
 		throw invalid(node, 'Assistant', 'choose the assistant whose hooks this trigger configures');
 	}
-	config.assistantId = assistantId.trim();
+	config.assistantId = assertPathId(node, 'Assistant', assistantId);
 	if (events.includes('conversationEnd')) {
 		const authName = (ctx.getNodeParameter('authName', '') as string).trim();
 		config.authName = authName === '' ? null : authName;
@@ -241,8 +196,6 @@ async function setExtraction(
 
 /** Body that turns the conversation-end webhook off and removes the URL (and its token) from the platform. */
 export const CONVERSATION_WEBHOOK_OFF: IDataObject = { enabled: false, url: null, authName: null };
-/** Body that clears the extraction configuration (docs/assumptions.md, endpoint 17). */
-export const EXTRACTION_CLEARED: IDataObject = { hangupUrl: null, schema: [] };
 
 /**
  * Undoes a registration. A 404 (the assistant no longer exists) means there is nothing left to turn
@@ -253,7 +206,7 @@ export async function unregister(ctx: IHookFunctions, registration: Registration
 		await setConversationWebhook(ctx, registration.assistantId, CONVERSATION_WEBHOOK_OFF, [404]);
 	}
 	if (registration.extractedDataUrl) {
-		await setExtraction(ctx, registration.assistantId, EXTRACTION_CLEARED, [404]);
+		await setExtraction(ctx, registration.assistantId, clearedExtraction(), [404]);
 	}
 }
 

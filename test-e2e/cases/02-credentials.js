@@ -2,6 +2,7 @@
 // for good keys and fails for bad ones, for both credential types, over real HTTP to the sandbox.
 'use strict';
 const assert = require('node:assert/strict');
+const { createServer } = require('node:http');
 const { beforeEach, describe, test } = require('node:test');
 
 const { assertNoSecrets } = require('../support/assertions');
@@ -60,6 +61,25 @@ function register(env) {
 			assert.match(result.message, /Outbound API Key/);
 			assert.equal(env.sandbox.journal.at(-1).auth, 'invalid');
 			assertNoSecrets(env.sandbox, result, 'the test result');
+		});
+
+		test('Outbound API: a host that answers an HTML 404 (not the outbound API) fails, naming the URL field', async () => {
+			const server = createServer((_req, res) => {
+				res.writeHead(404, { 'content-type': 'text/html; charset=utf-8' });
+				res.end('<!doctype html><html><body><h1>404 Not Found</h1></body></html>');
+			});
+			await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+			try {
+				const result = await env.n8n.testCredential({
+					type: 'assistantPlatformOutboundApi',
+					data: { ...outboundData(), outboundUrl: `http://127.0.0.1:${server.address().port}` },
+				});
+				assert.equal(result.status, 'Error');
+				assert.match(result.message, /Outbound Base URL/);
+				assertNoSecrets(env.sandbox, result, 'the test result');
+			} finally {
+				await new Promise((resolve) => server.close(resolve));
+			}
 		});
 
 		test('the stored sandbox credentials pass the public API test (POST /api/v1/credentials/{id}/test)', async () => {

@@ -109,6 +109,7 @@ function register(env) {
 			assert.equal(result.callerId, CALLER_ID);
 			assert.equal(result.route, 'trunk');
 			assert.ok(!('callResultUrl' in result), 'the resume URL (with its token) is in the output');
+			assert.ok(!('status' in result), 'the placement\'s status ("queued") is in the result of an ended call');
 			// Enriched with the status query (GET /getDialstatus/{internal_id}) once the record was written.
 			assert.equal(result.statusRecord, 'found');
 			assert.equal(result.dialStatus, 'ANSWER');

@@ -12,7 +12,7 @@ import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 import { useSandbox } from '../harness/sandbox';
 
 import type { Target } from './helpers';
-import { apNode, byId, itemWithFiles, run } from './helpers';
+import { apNode, byId, itemWithFiles, OPERATIONS, run } from './helpers';
 
 const fx = useSandbox();
 
@@ -238,34 +238,6 @@ const rows: Row[] = [
 	{ op: 'callAndWait', target: 'wait', what: 'two input items', parameters: wait({}), items: [{ json: {} }, { json: {} }], field: '', rule: 'places one call per execution and got 2 input items' },
 ];
 
-const OPERATIONS = [
-	'assistant.create',
-	'assistant.delete',
-	'assistant.getAll',
-	'assistant.updatePrompt',
-	'runtime.setProvider',
-	'runtime.updateTools',
-	'runtime.attachRag',
-	'runtime.detachRag',
-	'runtime.configureConversationWebhook',
-	'runtime.configureDataExtraction',
-	'runtime.clearDataExtraction',
-	'runtime.configurePostCallMcp',
-	'catalog.getProviders',
-	'catalog.getTools',
-	'catalog.getAssistantTools',
-	'ragCollection.create',
-	'ragCollection.delete',
-	'ragCollection.estimateUpload',
-	'ragCollection.getAll',
-	'ragCollection.getManyDocuments',
-	'ragCollection.getUploadProgress',
-	'ragCollection.uploadDocuments',
-	'outboundCall.placeCall',
-	'callStatus.get',
-	'customApiRequest.request',
-	'callAndWait',
-];
 
 test('the matrix covers every operation of both nodes, with at least 40 rows', () => {
 	expect(rows.length).toBeGreaterThanOrEqual(40);

@@ -25,6 +25,39 @@ registerNodeType(WAIT_TYPE, new AssistantPlatformCallAndWait());
 /** The loaded Assistant Platform node (for its listSearch / loadOptions methods). */
 export const apNode = loaded;
 
+/**
+ * Every operation of the Assistant Platform node (resource.operation) and the Call and Wait node:
+ * the tables of the bad-input matrix and of the hostile-platform suite each cover all of them.
+ */
+export const OPERATIONS = [
+	'assistant.create',
+	'assistant.delete',
+	'assistant.getAll',
+	'assistant.updatePrompt',
+	'runtime.setProvider',
+	'runtime.updateTools',
+	'runtime.attachRag',
+	'runtime.detachRag',
+	'runtime.configureConversationWebhook',
+	'runtime.configureDataExtraction',
+	'runtime.clearDataExtraction',
+	'runtime.configurePostCallMcp',
+	'catalog.getProviders',
+	'catalog.getTools',
+	'catalog.getAssistantTools',
+	'ragCollection.create',
+	'ragCollection.delete',
+	'ragCollection.estimateUpload',
+	'ragCollection.getAll',
+	'ragCollection.getManyDocuments',
+	'ragCollection.getUploadProgress',
+	'ragCollection.uploadDocuments',
+	'outboundCall.placeCall',
+	'callStatus.get',
+	'customApiRequest.request',
+	'callAndWait',
+];
+
 export const byId = (value: unknown) => ({ __rl: true, mode: 'id', value });
 
 /** One binary field per entry; `bytes` overrides the size metadata n8n keeps. */

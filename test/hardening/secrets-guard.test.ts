@@ -6,14 +6,24 @@
  */
 import { randomBytes } from 'node:crypto';
 
+import { Container } from '@n8n/di';
+import type { INode } from 'n8n-workflow';
+import { LoggerProxy, NodeApiError } from 'n8n-workflow';
+
 import { runNode } from '../harness/engine';
-import { findLeaks, forgetSecret, recordProduced, registerSecret } from '../harness/secretsGuard';
+import { findLeaks, forgetSecret, logLines, recordProduced, registerSecret, withoutPrinting } from '../harness/secretsGuard';
 import { useSandbox } from '../harness/sandbox';
 import { post, startTrigger } from '../harness/webhook';
 
 import { AP_TYPE } from './helpers';
 
 const fx = useSandbox();
+
+// The Logger service n8n-core resolves (from its own copy of @n8n/backend-common).
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { Logger } = require(require.resolve('@n8n/backend-common', { paths: [require.resolve('n8n-core')] })) as {
+	Logger: new (...args: never[]) => unknown;
+};
 
 const fresh = (prefix: string) => `${prefix}${randomBytes(16).toString('hex')}`;
 
@@ -48,13 +58,49 @@ test('a key in an error message or description is reported', () => {
 	forgetSecret(key);
 });
 
-test('a key written to the console or to stdout is reported', () => {
+test('a key anywhere in an error is reported: errorResponse, cause, context, deep inside', () => {
+	const inResponse = fresh('zr_');
+	const inCause = fresh('zu_');
+	const inContext = fresh('zx_');
+	for (const key of [inResponse, inCause, inContext]) registerSecret(key);
+	const error = Object.assign(new Error('Bad request', { cause: new Error(`upstream said ${inCause}`) }), {
+		errorResponse: { error: { details: { nested: { nested: { echoed: `Bearer ${inResponse}` } } } } },
+		context: { data: [inContext] },
+	});
+	recordProduced(error);
+	expectReported(inResponse);
+	expectReported(inCause);
+	expectReported(inContext);
+	for (const key of [inResponse, inCause, inContext]) forgetSecret(key);
+});
+
+test("n8n's logger output is captured, not printed, and scanned: a key in a log line is reported", () => {
+	const key = fresh('zl_');
+	registerSecret(key);
+	const written: string[] = [];
+	const write = process.stdout.write;
+	process.stdout.write = ((chunk: string) => written.push(String(chunk)) > 0) as typeof process.stdout.write;
+	try {
+		LoggerProxy.error('Request failed', { error: new NodeApiError({ id: 'n', name: 'n' } as INode, { message: `echo ${key}` }) });
+		(Container.get(Logger) as { warn: (m: string) => void }).warn(`echo ${key}`);
+	} finally {
+		process.stdout.write = write;
+	}
+	expect(written).toEqual([]);
+	expect(logLines.filter((line) => line.includes(key))).toHaveLength(2);
+	expectReported(key);
+	forgetSecret(key);
+});
+
+test('a key written to the console or to stdout is reported (recorded, not printed)', () => {
 	const logged = fresh('zc_');
 	const written = fresh('zs_');
 	registerSecret(logged);
 	registerSecret(written);
-	console.log(`debug: ${logged}`);
-	process.stdout.write(`raw: ${written}\n`);
+	withoutPrinting(() => {
+		console.log(`debug: ${logged}`);
+		process.stdout.write(`raw: ${written}\n`);
+	});
 	expectReported(logged);
 	expectReported(written);
 	forgetSecret(logged);

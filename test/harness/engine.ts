@@ -12,15 +12,10 @@ process.env.N8N_USER_FOLDER ??= mkdtempSync(join(tmpdir(), 'n8n-ap-test-'));
 import { ExecutionLifecycleHooks, WorkflowExecute } from 'n8n-core';
 import type {
 	ICredentialDataDecryptedObject,
-	ICredentials,
-	ICredentialsHelper,
 	ICredentialType,
 	IDataObject,
 	IExecuteFunctions,
-	IHttpRequestHelper,
-	IHttpRequestOptions,
 	INode,
-	INodeCredentialsDetails,
 	INodeExecutionData,
 	INodeProperties,
 	INodeType,
@@ -30,12 +25,45 @@ import type {
 	IWorkflowExecuteAdditionalData,
 	WorkflowExecuteMode,
 } from 'n8n-workflow';
-import { NodeHelpers, Workflow } from 'n8n-workflow';
+import { LoggerProxy, NodeHelpers, Workflow } from 'n8n-workflow';
+import { Container } from '@n8n/di';
 
-import { recordProduced } from './secretsGuard';
+import { MemoryCredentialsHelper } from './credentials';
+import { recordLog, recordProduced } from './secretsGuard';
 import { AssistantPlatformOutboundApi } from '../../credentials/AssistantPlatformOutboundApi.credentials';
 import { AssistantPlatformPortalApi } from '../../credentials/AssistantPlatformPortalApi.credentials';
 import { AssistantPlatform } from '../../nodes/AssistantPlatform/AssistantPlatform.node';
+
+/**
+ * n8n's logger, routed into the secrets guard's capture (recordLog) instead of winston's console
+ * transport: a test that expects an error prints nothing, and the guard still scans every line.
+ * n8n-core resolves the Logger service from the DI container (its own copy of @n8n/backend-common)
+ * and LoggerProxy is what n8n-workflow and the engine log through.
+ */
+class CapturedLogger {
+	error(message: unknown, metadata?: unknown): void {
+		recordLog('error', message, metadata);
+	}
+	warn(message: unknown, metadata?: unknown): void {
+		recordLog('warn', message, metadata);
+	}
+	info(message: unknown, metadata?: unknown): void {
+		recordLog('info', message, metadata);
+	}
+	debug(message: unknown, metadata?: unknown): void {
+		recordLog('debug', message, metadata);
+	}
+	scoped(): CapturedLogger {
+		return this;
+	}
+}
+const capturedLogger = new CapturedLogger();
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { Logger } = require(require.resolve('@n8n/backend-common', { paths: [require.resolve('n8n-core')] })) as {
+	Logger: new (...args: never[]) => unknown;
+};
+Container.set(Logger, capturedLogger);
+LoggerProxy.init(capturedLogger as unknown as Parameters<typeof LoggerProxy.init>[0]);
 
 export const NODE_TYPE = 'n8n-nodes-assistant-platform.assistantPlatform';
 export const INPUT_TYPE = 'test.input';
@@ -91,90 +119,10 @@ export const nodeTypes: INodeTypes = {
 	},
 } as INodeTypes;
 
-/** Resolves `={{ ... }}` and `{{$credentials.x}}` placeholders the way n8n's generic authenticate does. */
-function resolveCredentialValue(template: string, credentials: ICredentialDataDecryptedObject): string {
-	const text = template.startsWith('=') ? template.slice(1) : template;
-	return text.replace(/\{\{\s*\$credentials\.(\w+)\s*\}\}/g, (_m, key: string) =>
-		String(credentials[key] ?? ''),
-	);
-}
-
-/**
- * Implements ICredentialsHelper for the engine: credentials live in memory, and `authenticate`
- * applies each credential type's own `authenticate` (n8n-core does not) the way n8n's
- * CredentialsHelper.authenticate does (packages/cli/src/credentials-helper.ts): a function is called
- * as a method of the credential type with the decrypted credential and the request options, and its
- * result is the request sent; a generic block's values are resolved and set on the request.
- */
-export class TestCredentialsHelper implements ICredentialsHelper {
-	/** getDecrypted calls per credential type: each is a load and decrypt from the database in n8n. */
-	readonly reads: Record<string, number> = {};
-
-	constructor(private readonly store: Record<string, ICredentialDataDecryptedObject>) {}
-
-	getParentTypes(): string[] {
-		return [];
-	}
-
-	isCredentialUsableByNode(): boolean {
-		return true;
-	}
-
-	async authenticate(
-		credentials: ICredentialDataDecryptedObject,
-		typeName: string,
-		requestOptions: IHttpRequestOptions,
-	): Promise<IHttpRequestOptions> {
-		const type = credentialTypes[typeName];
-		if (!type?.authenticate) return requestOptions;
-		if (typeof type.authenticate === 'function') return await type.authenticate(credentials, requestOptions);
-		const auth = type.authenticate;
-		const result: IHttpRequestOptions = { ...requestOptions };
-		const props = auth.properties as Record<string, Record<string, string>>;
-		for (const part of ['headers', 'qs', 'body'] as const) {
-			const values = props[part];
-			if (!values) continue;
-			const target = { ...((result[part] as IDataObject) ?? {}) };
-			for (const [key, value] of Object.entries(values)) {
-				target[key] = resolveCredentialValue(value, credentials);
-			}
-			(result as unknown as Record<string, unknown>)[part] = target;
-		}
-		return result;
-	}
-
-	async preAuthentication(): Promise<ICredentialDataDecryptedObject | undefined> {
-		return undefined;
-	}
-
-	async runPreAuthentication(
-		_helpers: IHttpRequestHelper,
-		_credentials: ICredentialDataDecryptedObject,
-	): Promise<ICredentialDataDecryptedObject | undefined> {
-		return undefined;
-	}
-
-	async getCredentials(_details: INodeCredentialsDetails, _type: string): Promise<ICredentials> {
-		throw new Error('getCredentials is not used by the harness');
-	}
-
-	async getDecrypted(
-		_additionalData: IWorkflowExecuteAdditionalData,
-		_nodeCredentials: INodeCredentialsDetails,
-		type: string,
-	): Promise<ICredentialDataDecryptedObject> {
-		this.reads[type] = (this.reads[type] ?? 0) + 1;
-		const data = this.store[type];
-		if (!data) throw new Error(`No credentials of type ${type} configured for this test`);
-		return { ...data };
-	}
-
-	async updateCredentials(): Promise<void> {}
-
-	async updateCredentialsOauthTokenData(): Promise<void> {}
-
-	getCredentialsProperties(type: string): INodeProperties[] {
-		return credentialTypes[type]?.properties ?? [];
+/** The in-memory credentials with our credential types (test/harness/credentials.ts, shared with bench/). */
+export class TestCredentialsHelper extends MemoryCredentialsHelper {
+	constructor(store: Record<string, ICredentialDataDecryptedObject>) {
+		super(store, credentialTypes);
 	}
 }
 
@@ -292,14 +240,14 @@ export async function runNode(options: RunOptions): Promise<RunResult> {
 	} catch (thrown) {
 		// n8n's own pre-flight checks (e.g. a required parameter left empty) throw before any node runs.
 		const error = thrown as RunResult['error'];
-		recordProduced({ message: error?.message, description: error?.description });
+		recordProduced(error);
 		return { items: [], error, run: { data: { resultData: { runData: {} } } } as unknown as IRun, credentialReads };
 	}
 	const taskData = run.data.resultData.runData[node.name]?.[0];
 	const output = (taskData?.data?.main?.[0] ?? []) as INodeExecutionData[];
 	const error = (taskData?.error ?? run.data.resultData.error) as RunResult['error'];
 	recordProduced(output);
-	if (error) recordProduced({ message: error.message, description: error.description, context: error.context });
+	if (error) recordProduced(error);
 	return { items: output, error, run, waitTill: run.waitTill ?? undefined, credentialReads };
 }
 

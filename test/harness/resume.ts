@@ -141,7 +141,7 @@ function view(run: IRun): RunView {
 	const error = (nodeTask?.error ?? run.data.resultData.error) as RunView['error'];
 	recordProduced(nodeItems);
 	recordProduced(afterItems);
-	if (error) recordProduced({ message: error.message, description: error.description });
+	if (error) recordProduced(error);
 	return { run, nodeItems, afterItems, error };
 }
 

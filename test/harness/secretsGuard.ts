@@ -1,8 +1,9 @@
 /**
- * Test-wide secrets guard (jest setupFilesAfterEach): records every node output, error message and
- * description the harness sees, and every line written to the console, stdout or stderr, then fails
- * the test file if any configured secret (portal, outbound and assistant keys, trigger tokens)
- * appears in any of them.
+ * Test-wide secrets guard (jest setupFilesAfterEach): records every node output, every error the
+ * harness sees (message, description, errorResponse, cause, context and any other own field), every
+ * line of n8n's logger (captured here instead of printed: see recordLog) and every line written to the
+ * console, stdout or stderr, then fails the test file if any configured secret (portal, outbound and
+ * assistant keys, trigger tokens) appears in any of them.
  */
 
 const secrets = new Set<string>();
@@ -34,13 +35,52 @@ export function registerSecretSource(source: () => Iterable<string>): void {
 	secretSources.push(source);
 }
 
+/**
+ * JSON of a value with errors spelled out: an Error's message, stack and every own field (n8n's
+ * NodeApiError keeps the platform's answer in errorResponse, cause and context), at any depth;
+ * cycles are cut. A `node` (an error's, a log line's) is reduced to its name: its parameters are the
+ * user's own workflow (an assistant key override typed there is not a leak by the node).
+ */
+export function scannable(value: unknown): string {
+	if (typeof value === 'string') return value;
+	const seen = new WeakSet<object>();
+	try {
+		return (
+			JSON.stringify(value, function (key, v: unknown) {
+				if (typeof v === 'bigint') return String(v);
+				if (typeof v !== 'object' || v === null) return v;
+				if (key === 'node' && 'parameters' in v && 'typeVersion' in v) return (v as { name?: string }).name;
+				if (seen.has(v)) return '[cycle]';
+				seen.add(v);
+				if (v instanceof Error) {
+					const e = v as Error & { cause?: unknown };
+					return { name: e.name, message: e.message, stack: e.stack, cause: e.cause, ...Object.fromEntries(Object.entries(e)) };
+				}
+				return v;
+			}) ?? ''
+		);
+	} catch {
+		return String(value);
+	}
+}
+
 /** Records something a node produced (output items, errors) for the end-of-file scan. */
 export function recordProduced(value: unknown): void {
-	try {
-		recorded.push(typeof value === 'string' ? value : JSON.stringify(value) ?? '');
-	} catch {
-		recorded.push(String(value));
-	}
+	recorded.push(scannable(value));
+}
+
+/** n8n's logger output of the current test file, one line per call, never printed. */
+export const logLines: string[] = [];
+
+/**
+ * A line of n8n's logger (LoggerProxy and the Logger service, routed here by test/harness/engine.ts):
+ * kept for the scan and for tests that read `logLines`, not printed, so that errors a test expects
+ * stay quiet (a failing test shows its own assertion).
+ */
+export function recordLog(level: string, message: unknown, metadata?: unknown): void {
+	const line = `${level}: ${scannable(message)}${metadata === undefined ? '' : ' ' + scannable(metadata)}`;
+	logLines.push(line);
+	recorded.push(line);
 }
 
 // Bound once: in jest's vm context every read of a global (Math) goes through the context's
@@ -120,20 +160,32 @@ export function findLeaks(): string[] {
 	return leaks;
 }
 
+let muted = false;
+
+/** Runs `fn` with console and stdout/stderr recorded for the scan but not printed (a test that writes on purpose). */
+export function withoutPrinting<T>(fn: () => T): T {
+	muted = true;
+	try {
+		return fn();
+	} finally {
+		muted = false;
+	}
+}
+
 export function installOutputCapture(): void {
 	for (const stream of [process.stdout, process.stderr]) {
 		const original = stream.write.bind(stream) as (...args: unknown[]) => boolean;
 		(stream as unknown as { write: (...args: unknown[]) => boolean }).write = (...args: unknown[]) => {
 			const chunk = args[0];
 			recorded.push(typeof chunk === 'string' ? chunk : Buffer.isBuffer(chunk) ? chunk.toString('utf8') : String(chunk));
-			return original(...args);
+			return muted ? true : original(...args);
 		};
 	}
 	for (const method of ['log', 'info', 'warn', 'error', 'debug'] as const) {
 		const original = console[method].bind(console);
 		console[method] = (...args: unknown[]) => {
 			recordProduced(args.map((a) => (a instanceof Error ? `${a.message} ${a.stack ?? ''}` : a)));
-			original(...args);
+			if (!muted) original(...args);
 		};
 	}
 }

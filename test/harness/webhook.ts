@@ -361,8 +361,7 @@ export class TriggerHarness {
 		try {
 			return await fn.call(context);
 		} catch (error) {
-			const e = error as Error & { description?: string };
-			recordProduced({ message: e.message, description: e.description });
+			recordProduced(error);
 			throw error;
 		}
 	}
@@ -597,10 +596,12 @@ export class TriggerHarness {
 		try {
 			result = (await this.nodeType().webhook!.call(context)) as IWebhookResponseData;
 		} catch (error) {
-			recordProduced({ message: (error as Error).message });
+			recordProduced(error);
 			this.send(res, 500, { code: 500, message: 'Workflow Webhook Error: Workflow could not be started!' }, record);
 			return;
 		}
+		// n8n saves the workflow's static data after every production webhook request (LiveWebhooks).
+		if (!isTest) this.staticData = persistable(workflow.staticData);
 
 		if (result.noWebhookResponse === true) {
 			// The node answered the request itself.

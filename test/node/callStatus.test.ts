@@ -114,9 +114,11 @@ describe('Call Status → Get', () => {
 		expect(items[0].json).toEqual({
 			internal_id: id,
 			dialStatus: 'ANSWER',
+			duration: null,
 			billSec: 125,
 			trafficCost: call.trafficCost,
 			trafficCostNumber: Number(call.trafficCost),
+			pending: false,
 		});
 		expect(typeof items[0].json.trafficCost).toBe('string');
 		expect(items[0].pairedItem).toEqual({ item: 0 });
@@ -225,6 +227,7 @@ describe('Call Status → Get: Wait for Call Record', () => {
 			internal_id: id,
 			pending: true,
 			dialStatus: null,
+			duration: null,
 			billSec: null,
 			trafficCost: null,
 			trafficCostNumber: null,

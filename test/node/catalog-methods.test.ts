@@ -150,7 +150,7 @@ describe('getCatalogTools', () => {
 				assistantPlatformPortalApi: { ...fx.portal, baseUrl: `http://127.0.0.1:${port}` },
 			});
 			await expect(recorded(async () => await loadOptions.getCatalogTools.call(ctx))).rejects.toThrow(
-				"Could not read /catalog/tools: the platform's pagination did not advance",
+				'Pagination stopped: the platform returned items already returned',
 			);
 		} finally {
 			await new Promise((resolve) => proxy.close(resolve));

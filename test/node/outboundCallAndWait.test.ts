@@ -150,9 +150,9 @@ describe('Place Call and Wait for Result: waiting', () => {
 		// The node's output (its webhook() result) is what the workflow continued with.
 		expect(resumed.afterItems).toHaveLength(1);
 		const result = resumed.afterItems[0].json;
+		// The placement's answer (status "queued") is not kept once the call has ended.
 		expect(result).toEqual({
 			internal_id: call.internalId,
-			status: 'queued',
 			route: 'trunk',
 			dst: '+14155550123',
 			callerId: CALLER,
@@ -259,7 +259,7 @@ describe('Place Call and Wait for Result: waiting', () => {
 			resultSource: 'callback',
 			dialstatus: 'ANSWER',
 			duration: 1,
-			dialStatus: null,
+			dialStatus: 'ANSWER',
 			billSec: null,
 			trafficCost: null,
 			statusRecord: 'pending',

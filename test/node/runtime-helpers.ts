@@ -54,7 +54,7 @@ export async function recorded<T>(run: () => Promise<T>): Promise<T> {
 		recordProduced(result);
 		return result;
 	} catch (error) {
-		recordProduced({ message: (error as Error).message, description: (error as { description?: string }).description });
+		recordProduced(error);
 		throw error;
 	}
 }

@@ -294,6 +294,7 @@ describe('Runtime → Configure Conversation Webhook', () => {
 			assistantId,
 			enabled: true,
 			url: 'https://hooks.example.com/conversation-end',
+
 			authName: SAVED_AUTH_NAME,
 		});
 		expect(fx.sandbox.state.conversationWebhooks.get(assistantId)).toEqual({

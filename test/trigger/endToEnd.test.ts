@@ -109,6 +109,10 @@ test('an answered call: call result, conversation end and extracted data each st
 		internal_id: internalId,
 		dialStatus: 'ANSWER',
 		duration: 37,
+		billSec: null,
+		trafficCost: null,
+		trafficCostNumber: null,
+		pending: false,
 		receivedAt: expect.any(String),
 		body: { internal_id: internalId, dialstatus: 'ANSWER', duration: 37 },
 	});

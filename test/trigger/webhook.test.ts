@@ -96,6 +96,10 @@ describe('Call Result', () => {
 			internal_id: INTERNAL_ID,
 			dialStatus: 'ANSWER',
 			duration: 42,
+			billSec: null,
+			trafficCost: null,
+			trafficCostNumber: null,
+			pending: false,
 			receivedAt: expect.any(String),
 			body,
 		});

@@ -4,6 +4,11 @@ export const OUTBOUND_CREDENTIAL = 'assistantPlatformOutboundApi';
 /** Largest page the platform serves (docs/assumptions.md, "Pagination"); also the default page size. */
 export const MAX_PAGE_SIZE = 500;
 
+/** Empty pages that still say `hasMore`, in one walk, before it gives up (in a row or not). */
+export const MAX_EMPTY_PAGES = 10;
+/** Pages one walk reads at most unless Options > Max Pages says otherwise (500,000 items at 500 a page). */
+export const DEFAULT_MAX_PAGES = 1_000;
+
 /** Default per-request timeout when the user sets none (n8n's own default is 5 minutes). */
 export const DEFAULT_TIMEOUT_MS = 30_000;
 

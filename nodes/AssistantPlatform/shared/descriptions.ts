@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { MAX_PAGE_SIZE } from './constants';
+import { DEFAULT_MAX_PAGES, MAX_PAGE_SIZE } from './constants';
 
 type Show = { resource: string[]; operation: string[] };
 
@@ -113,6 +113,14 @@ export function listProperties(show: Show, itemName: string): INodeProperties[] 
 					typeOptions: { minValue: 1, maxValue: MAX_PAGE_SIZE },
 					default: MAX_PAGE_SIZE,
 					description: `How many ${itemName} to request per page (1 to ${MAX_PAGE_SIZE}). Pages are fetched until enough ${itemName} are read.`,
+				},
+				{
+					displayName: 'Max Pages',
+					name: 'maxPages',
+					type: 'number',
+					typeOptions: { minValue: 1 },
+					default: DEFAULT_MAX_PAGES,
+					description: `Return All stops with an error after this many pages, so that a list that never ends cannot exhaust n8n's memory. Raise it for ${itemName} lists longer than Max Pages × Page Size.`,
 				},
 			],
 		},

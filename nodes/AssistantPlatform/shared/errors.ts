@@ -7,8 +7,26 @@ export interface PlatformErrorBody {
 	details?: IDataObject;
 }
 
+/** Platform text that reaches an error is cut to this many characters. */
+export const MAX_PLATFORM_TEXT = 500;
+
+function capText(value: unknown): string | undefined {
+	if (typeof value !== 'string') return undefined;
+	return value.length > MAX_PLATFORM_TEXT ? `${value.slice(0, MAX_PLATFORM_TEXT)}… (${value.length - MAX_PLATFORM_TEXT} more characters)` : value;
+}
+
 /** Reads the platform's error body (`{error: {code, message, details}}`), tolerating a flat `{code, message}`. */
 export function readPlatformError(body: unknown): PlatformErrorBody {
+	const read = readPlatformErrorUncapped(body);
+	const field = read.details?.field;
+	return {
+		code: capText(read.code)?.slice(0, 100),
+		message: capText(read.message),
+		details: typeof field === 'string' ? { field: field.slice(0, 100) } : undefined,
+	};
+}
+
+function readPlatformErrorUncapped(body: unknown): PlatformErrorBody {
 	if (body && typeof body === 'object' && !Array.isArray(body)) {
 		const record = body as IDataObject;
 		const nested = record.error;

@@ -19,3 +19,11 @@ export interface ResourceModule {
 	>;
 	loadOptions?: Record<string, (this: ILoadOptionsFunctions) => Promise<INodePropertyOptions[]>>;
 }
+
+/** `showFor(...operations)`: the `displayOptions.show` of some operations of one resource. */
+export function showOperations(resource: string) {
+	return (...operations: string[]): { resource: string[]; operation: string[] } => ({
+		resource: [resource],
+		operation: operations,
+	});
+}

@@ -11,12 +11,12 @@ import type {
 } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { MAX_PAGE_SIZE, PORTAL_CREDENTIAL } from './constants';
+import { DEFAULT_MAX_PAGES, MAX_EMPTY_PAGES, MAX_PAGE_SIZE, PORTAL_CREDENTIAL } from './constants';
 import type { ItemScope } from './items';
 import { asNodeError, failureItem, forEachItem, itemScope } from './items';
 import type { PlatformResponse, RequestContext } from './transport';
-import { platformRequest, portalBaseUrl, portalRequest } from './transport';
-import { assertNonEmpty, assertPageSize, invalid, parseJsonObject } from './validation';
+import { nodeRequestSettings, platformRequest, portalBaseUrl, portalRequest } from './transport';
+import { assertIntegerInRange, assertPageSize, assertPathId, invalid, kindOf, parseJsonObject } from './validation';
 
 /*
  * Declarative operations describe their request with `routing` (method, url, body, query, preSend
@@ -77,7 +77,10 @@ async function execute(
 	requestData: DeclarativeRestApiSettings.ResultOptions,
 	retry: boolean,
 ): Promise<INodeExecutionData[]> {
-	const response = await platformRequest(ctx, PORTAL_CREDENTIAL, cleanOptions(requestData.options), {
+	const options = cleanOptions(requestData.options);
+	// n8n's engine fills in 300000 ms when Timeout is not set; the user's own setting decides here.
+	options.timeout = nodeRequestSettings(ctx, ctx.getItemIndex()).timeout;
+	const response = await platformRequest(ctx, PORTAL_CREDENTIAL, options, {
 		retry,
 		itemIndex: ctx.getItemIndex(),
 	});
@@ -124,10 +127,11 @@ export interface PageWalkOptions {
 	pageSize: number;
 	/** The field that identifies an item of this list (duplicates are keyed by it, else by the item's JSON). */
 	idField?: string;
+	/** Pages one walk may read (Options > Max Pages); DEFAULT_MAX_PAGES when not set. */
+	maxPages?: number;
 }
 
-/** Consecutive empty pages that still say `hasMore` before the walk gives up. */
-export const MAX_EMPTY_PAGES = 10;
+export { DEFAULT_MAX_PAGES, MAX_EMPTY_PAGES };
 
 /** The id field of the lists whose items have one (docs/assumptions.md, "Pagination"). */
 const LIST_ID_FIELDS: Array<[RegExp, string]> = [
@@ -187,7 +191,7 @@ export async function readWholeList(
 		path,
 		async (qs) => await portalRequest(ctx, 'GET', path, { qs, retry: true, itemIndex }),
 		{},
-		{ returnAll: true, limit: Number.MAX_SAFE_INTEGER, pageSize: MAX_PAGE_SIZE, idField: listIdField(path) },
+		{ returnAll: true, limit: Number.MAX_SAFE_INTEGER, pageSize: MAX_PAGE_SIZE, idField: listIdField(path), maxPages: DEFAULT_MAX_PAGES },
 		itemIndex,
 	);
 }
@@ -196,8 +200,9 @@ export async function readWholeList(
  * Walks `meta.nextCursor` (sent exactly as received) keeping `limit` and every filter on every page.
  * Stops when `hasMore` is false, or when enough items are collected in Limit mode. Stops with a clear
  * error (never loops, never outputs an item twice) on: a page without a `data` array, `hasMore`
- * with no cursor, a repeated cursor, a page that repeats items already returned, more than
- * MAX_EMPTY_PAGES empty pages in a row, or a cursor the platform rejects. A page shorter than the
+ * with no cursor, a repeated cursor, a page that repeats items already returned, MAX_EMPTY_PAGES empty
+ * pages, more items than the platform's own meta.totalCount plus a page, more than Max Pages pages, or
+ * a cursor the platform rejects. A page shorter than the
  * page size (even empty) is accepted: the walk follows its cursor (docs/assumptions.md, "Pagination").
  */
 export async function walkList(
@@ -218,6 +223,7 @@ export async function walkList(
 	let cursor: string | undefined;
 	let page = 0;
 	let emptyPages = 0;
+	const maxPages = walk.maxPages ?? DEFAULT_MAX_PAGES;
 	const stop = (message: string, detail: string) =>
 		new NodeApiError(node, { page } as IDataObject as never, {
 			message: `Pagination stopped: ${message}`,
@@ -275,11 +281,24 @@ export async function walkList(
 		if (next === cursor || cursors.has(next)) {
 			throw stop('the platform returned the same cursor twice', 'repeated an earlier cursor; following it would loop forever');
 		}
-		emptyPages = data.length === 0 ? emptyPages + 1 : 0;
+		if (data.length === 0) emptyPages++;
 		if (emptyPages >= MAX_EMPTY_PAGES) {
 			throw stop(
-				`the platform returned ${MAX_EMPTY_PAGES} empty pages in a row`,
-				`was the ${MAX_EMPTY_PAGES}th empty page in a row with meta.hasMore true`,
+				`the platform returned ${MAX_EMPTY_PAGES} empty pages`,
+				`was the ${MAX_EMPTY_PAGES}th empty page of this walk with meta.hasMore true`,
+			);
+		}
+		const total = meta.totalCount;
+		if (typeof total === 'number' && Number.isFinite(total) && collected.length > total + pageLimit) {
+			throw stop(
+				`the platform returned more items than the list holds (meta.totalCount ${total})`,
+				`brought the count to ${collected.length}, more than a page past meta.totalCount, and still said hasMore`,
+			);
+		}
+		if (page >= maxPages) {
+			throw stop(
+				`the list has more than ${maxPages} pages (Options > Max Pages)`,
+				`was the last page allowed and said hasMore. If the list really is that long, raise Options > Max Pages or use Limit`,
 			);
 		}
 		cursors.add(next);
@@ -299,7 +318,8 @@ export function readPageWalkOptions(scope: ItemScope): PageWalkOptions {
 		throw invalid(node, 'Limit', `must be a whole number of at least 1 (got ${JSON.stringify(limitValue)})`, itemIndex);
 	}
 	const pageSize = assertPageSize(node, scope.getNodeParameter('options.pageSize', MAX_PAGE_SIZE), itemIndex);
-	return { returnAll, limit, pageSize };
+	const maxPages = assertIntegerInRange(node, 'Max Pages', scope.getNodeParameter('options.maxPages', DEFAULT_MAX_PAGES), 1, 1_000_000, itemIndex);
+	return { returnAll, limit, pageSize, maxPages };
 }
 
 /** How a list operation reads one input item: the path of its list and its filters. */
@@ -359,7 +379,7 @@ export async function readListItems(
 export function resolvePath(scope: ItemScope, template: string, labels: Record<string, string>): string {
 	return template.replace(/\{(\w+)\}/g, (_match, name: string) => {
 		const value = scope.getNodeParameter(name, '', { extractValue: true });
-		const text = assertNonEmpty(scope.getNode(), labels[name] ?? name, value, scope.getItemIndex());
+		const text = assertPathId(scope.getNode(), labels[name] ?? name, value, scope.getItemIndex());
 		return encodeURIComponent(text);
 	});
 }
@@ -377,7 +397,11 @@ export function pathFrom(template: string, labels: Record<string, string>) {
 	};
 }
 
-/** preSend: merges the "Additional Fields (JSON)" escape hatch into the body (its keys win). */
+/**
+ * preSend: merges the "Additional Fields (JSON)" escape hatch into the body. Its keys win (saved
+ * workflows rely on it), but a key that replaces a field of the node must pass that field's basic
+ * rule: the same kind of value, and not blank where the field is text (docs/assumptions.md).
+ */
 export function mergeJsonInto(parameter = 'additionalFieldsJson', label = 'Additional Fields (JSON)') {
 	return async function (
 		this: IExecuteSingleFunctions,
@@ -391,6 +415,19 @@ export function mergeJsonInto(parameter = 'additionalFieldsJson', label = 'Addit
 		);
 		if (Object.keys(extra).length === 0) return requestOptions;
 		const body = (requestOptions.body as IDataObject | undefined) ?? {};
+		for (const [key, value] of Object.entries(extra)) {
+			if (!(key in body) || body[key] === undefined || body[key] === null) continue;
+			const own = body[key];
+			const blank = typeof value === 'string' && value.trim() === '' && typeof own === 'string' && own.trim() !== '';
+			if (kindOf(value) !== kindOf(own) || blank) {
+				throw invalid(
+					this.getNode(),
+					label,
+					`"${key}" replaces a field of this operation and must be ${blank ? 'non-blank text' : kindOf(own)} like it (got ${blank ? 'blank text' : kindOf(value)})`,
+					this.getItemIndex(),
+				);
+			}
+		}
 		return { ...requestOptions, body: { ...body, ...extra } };
 	};
 }

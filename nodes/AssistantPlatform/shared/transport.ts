@@ -1,4 +1,6 @@
 import type {
+	ICredentialDataDecryptedObject,
+	ICredentialType,
 	IDataObject,
 	IExecuteFunctions,
 	IExecuteSingleFunctions,
@@ -8,8 +10,12 @@ import type {
 	IN8nHttpFullResponse,
 	INode,
 	IWebhookFunctions,
+	JsonObject,
 } from 'n8n-workflow';
-import { sleep } from 'n8n-workflow';
+import { NodeApiError, sleep } from 'n8n-workflow';
+
+import { AssistantPlatformOutboundApi } from '../../../credentials/AssistantPlatformOutboundApi.credentials';
+import { AssistantPlatformPortalApi } from '../../../credentials/AssistantPlatformPortalApi.credentials';
 
 import {
 	DEFAULT_TIMEOUT_MS,
@@ -21,6 +27,7 @@ import {
 	RETRY_AFTER_MAX_MS,
 } from './constants';
 import { platformApiError, transportError } from './errors';
+import { MAX_JSON_DEPTH, redactSecrets, URL_FIELDS, urlSecrets } from './redact';
 import { invalid } from './validation';
 
 export type RequestContext =
@@ -43,6 +50,8 @@ export interface RequestPolicy {
 	itemIndex?: number;
 	/** Status codes returned to the caller instead of thrown (e.g. 404 while a call record is pending). */
 	passStatuses?: number[];
+	/** Further values to redact from the answer (e.g. a trigger's secret carried in a registered URL). */
+	secrets?: string[];
 }
 
 export interface PlatformResponse {
@@ -116,10 +125,125 @@ function isJsonContent(headers: IDataObject): boolean {
 	return typeof type === 'string' && type.toLowerCase().includes('json');
 }
 
+/** A credential as this package uses it: where requests go, the headers that authenticate them, its secrets. */
+interface Endpoint {
+	/** {baseUrl}/api/v1 (Portal) or {outboundUrl} (Outbound), without a trailing slash. */
+	baseURL: string;
+	origin: string;
+	auth: IDataObject;
+	/** Values redacted from everything the platform sends back. */
+	secrets: string[];
+}
+
+const CREDENTIAL_CLASSES: Record<CredentialName, ICredentialType> = {
+	[PORTAL_CREDENTIAL]: new AssistantPlatformPortalApi(),
+	[OUTBOUND_CREDENTIAL]: new AssistantPlatformOutboundApi(),
+};
+
+/** Body fields that carry a secret of the request itself (an assistant key given as an override). */
+const SECRET_BODY_FIELDS = ['assistantApiKey', 'apiKey_assistente'];
+
+// One load per node run and credential: n8n decrypts the credential on every getCredentials.
+const endpoints = new WeakMap<object, Map<CredentialName, Promise<Endpoint>>>();
+
+async function loadEndpoint(ctx: RequestContext, credential: CredentialName): Promise<Endpoint> {
+	const credentials = await ctx.getCredentials(credential);
+	const base =
+		credential === PORTAL_CREDENTIAL
+			? `${trimSlash(String(credentials.baseUrl ?? ''))}/api/v1`
+			: trimSlash(String(credentials.outboundUrl ?? ''));
+	let origin = '';
+	try {
+		origin = new URL(base).origin;
+	} catch {
+		throw invalid(ctx.getNode(), `${CREDENTIAL_LABEL[credential]} credential`, `its base URL must be an http:// or https:// URL`);
+	}
+	// The credential's own `authenticate` (the one n8n applies to its credential test) sets the headers.
+	const authenticate = CREDENTIAL_CLASSES[credential].authenticate as (
+		credentials: ICredentialDataDecryptedObject,
+		requestOptions: IHttpRequestOptions,
+	) => Promise<IHttpRequestOptions>;
+	const authenticated = await authenticate(credentials, { url: '', headers: {} });
+	const secretFields = credential === PORTAL_CREDENTIAL ? ['portalApiKey'] : ['outboundApiKey', 'assistantApiKey'];
+	return {
+		baseURL: base,
+		origin,
+		auth: (authenticated.headers ?? {}) as IDataObject,
+		secrets: secretFields.map((field) => String(credentials[field] ?? '').trim()),
+	};
+}
+
+function endpointFor(ctx: RequestContext, credential: CredentialName): Promise<Endpoint> {
+	let byCredential = endpoints.get(ctx);
+	if (!byCredential) {
+		byCredential = new Map();
+		endpoints.set(ctx, byCredential);
+	}
+	let endpoint = byCredential.get(credential);
+	if (!endpoint) {
+		const map = byCredential;
+		endpoint = loadEndpoint(ctx, credential);
+		endpoint.catch(() => map.delete(credential));
+		map.set(credential, endpoint);
+	}
+	return endpoint;
+}
+
+/** axios' rule: a URL with a scheme or starting with // ignores the base URL. */
+const ABSOLUTE_URL = /^([a-z][a-z\d+\-.]*:)?\/\//i;
+
 /**
- * The one place every request of the package goes through: credential authentication by n8n,
- * status codes read here (never thrown by the HTTP client), platform errors mapped to NodeApiError,
- * bounded retries for reads only, and no request details (headers, keys) in any error.
+ * The exact URL a request goes to, checked before anything is sent: on the credential's origin,
+ * and without "." or ".." segments that would make it address another resource than the one built.
+ */
+function targetUrl(node: INode, endpoint: Endpoint, options: IHttpRequestOptions, itemIndex?: number): string {
+	const url = String(options.url ?? '');
+	const joined = ABSOLUTE_URL.test(url)
+		? url
+		: `${trimSlash(String(options.baseURL ?? endpoint.baseURL))}/${url.replace(/^\/+/, '')}`;
+	let parsed: URL;
+	try {
+		parsed = new URL(joined);
+	} catch {
+		throw invalid(node, 'URL', 'must be a path under the base URL of the credential', itemIndex);
+	}
+	if (parsed.origin !== endpoint.origin) {
+		throw invalid(
+			node,
+			'URL',
+			`must stay on the credential's host ${endpoint.origin} (got ${parsed.origin}): keys are never sent to another host`,
+			itemIndex,
+		);
+	}
+	const rawPath = joined.slice(parsed.origin.length).split(/[?#]/)[0] || '/';
+	if (rawPath.split('/').some((segment) => segment === '.' || segment === '..' || /^%2e(%2e)?$/i.test(segment) || /^(\.%2e|%2e\.)$/i.test(segment))) {
+		throw invalid(node, 'URL', `must not contain "." or ".." path segments (got "${rawPath}")`, itemIndex);
+	}
+	return joined;
+}
+
+function redirectError(node: INode, statusCode: number, headers: IDataObject, from: string, itemIndex?: number): NodeApiError {
+	let target = 'an unknown location';
+	try {
+		const location = new URL(String(headers.location ?? ''), from);
+		target = location.origin === new URL(from).origin ? `${location.origin} (the same host)` : location.origin;
+	} catch {
+		// A Location that is not a URL: named as unknown.
+	}
+	return new NodeApiError(node, { status: statusCode } as JsonObject, {
+		message: `The platform answered ${statusCode}, a redirect to ${target}, which is not followed`,
+		description:
+			'The platform API does not redirect. A redirect could carry the key or the request to another host, so it is treated as an error: check the base URL in the credential (e.g. https:// instead of http://, or a proxy in front of the platform).',
+		httpCode: String(statusCode),
+		itemIndex,
+	});
+}
+
+/**
+ * The one place every request of the package goes through. The credential's headers are applied here
+ * to a URL checked to be on the credential's host; redirects are never followed; Timeout is a deadline
+ * for the whole exchange (headers and body); every configured secret is redacted from the answer before
+ * anything reads it; platform errors become NodeApiError; reads are retried with bounded backoff.
  */
 export async function platformRequest(
 	ctx: RequestContext,
@@ -128,34 +252,54 @@ export async function platformRequest(
 	policy: RequestPolicy,
 ): Promise<PlatformResponse> {
 	const node = ctx.getNode();
-	const timeout =
-		!options.timeout || options.timeout === 300_000 ? DEFAULT_TIMEOUT_MS : options.timeout;
+	const endpoint = await endpointFor(ctx, credential);
+	const timeout = options.timeout && options.timeout > 0 ? options.timeout : DEFAULT_TIMEOUT_MS;
+	const url = targetUrl(node, endpoint, options, policy.itemIndex);
+	const secrets = secretsOf(endpoint, options.body, policy.secrets);
 	const request: IHttpRequestOptions = {
 		...options,
+		url,
+		headers: { ...(options.headers ?? {}), ...endpoint.auth },
 		timeout,
 		json: options.json ?? true,
 		ignoreHttpStatusErrors: true,
 		returnFullResponse: true,
+		disableFollowRedirect: true,
+		sendCredentialsOnCrossOriginRedirect: false,
 	};
+	delete request.baseURL;
+	const cancel =
+		'getExecutionCancelSignal' in ctx ? (ctx as IExecuteFunctions).getExecutionCancelSignal?.() : undefined;
 	const maxAttempts = policy.retry ? READ_RETRIES + 1 : 1;
 
 	for (let attempt = 0; ; attempt++) {
 		const last = attempt + 1 >= maxAttempts;
+		// A deadline for the whole exchange: the client's own timeout only bounds the wait between two
+		// chunks, which a platform sending one byte at a time never reaches.
+		const deadline = AbortSignal.timeout(timeout);
+		request.abortSignal = cancel ? AbortSignal.any([deadline, cancel]) : deadline;
 		let response: IN8nHttpFullResponse;
 		try {
-			response = (await (
-				ctx.helpers as IExecuteFunctions['helpers']
-			).httpRequestWithAuthentication.call(ctx, credential, request)) as IN8nHttpFullResponse;
+			response = (await ctx.helpers.httpRequest(request)) as IN8nHttpFullResponse;
 		} catch (error) {
+			if (cancel?.aborted && !deadline.aborted) {
+				throw transportError(node, 'The request was stopped with the execution', 'The execution was cancelled.', policy.itemIndex);
+			}
 			const code = errorCode(error);
 			const transient =
+				deadline.aborted ||
 				TRANSIENT_NETWORK_CODES.has(code ?? '') ||
 				/timeout|socket hang up/i.test((error as Error)?.message ?? '');
 			if (policy.retry && transient && !last) {
 				await sleep(backoffMs(attempt));
 				continue;
 			}
-			const { reason, hint } = describeNetworkError(error, timeout);
+			const { reason, hint } = deadline.aborted
+				? {
+						reason: `The platform did not answer within ${timeout} ms (timeout)`,
+						hint: 'The request did not complete in time (Timeout covers the whole answer). Raise the Timeout request option, or try again later.',
+					}
+				: describeNetworkError(error, timeout);
 			throw transportError(
 				node,
 				reason,
@@ -166,24 +310,24 @@ export async function platformRequest(
 
 		const statusCode = Number(response.statusCode);
 		const headers = (response.headers ?? {}) as IDataObject;
-		let body: unknown = response.body;
-		if (typeof body === 'string' && isJsonContent(headers)) {
-			try {
-				body = body.trim() === '' ? {} : JSON.parse(body);
-			} catch {
-				if (policy.retry && !last) {
-					await sleep(backoffMs(attempt));
-					continue;
-				}
-				throw transportError(
-					node,
-					'The platform answered with malformed JSON',
-					`Status ${statusCode}; the body could not be parsed.${policy.retry ? ` (Gave up after ${attempt + 1} attempts.)` : ''}`,
-					policy.itemIndex,
-				);
+		if (statusCode >= 300 && statusCode < 400) {
+			throw redirectError(node, statusCode, headers, url, policy.itemIndex);
+		}
+		const read = readBody(response.body, headers, secrets);
+		if (!read.ok) {
+			if (policy.retry && !last) {
+				await sleep(backoffMs(attempt));
+				continue;
 			}
+			throw transportError(
+				node,
+				read.reason,
+				`Status ${statusCode}; the answer was not used.${policy.retry ? ` (Gave up after ${attempt + 1} attempts.)` : ''}`,
+				policy.itemIndex,
+			);
 		}
 
+		const body = read.body;
 		if (statusCode >= 200 && statusCode < 300) {
 			return { statusCode, headers, body };
 		}
@@ -207,6 +351,52 @@ export async function platformRequest(
 		}
 		throw error;
 	}
+}
+
+function secretsOf(endpoint: Endpoint, body: unknown, extra: string[] | undefined): string[] {
+	const secrets = [...endpoint.secrets, ...(extra ?? [])];
+	if (body && typeof body === 'object' && !Array.isArray(body)) {
+		for (const field of SECRET_BODY_FIELDS) {
+			const value = (body as IDataObject)[field];
+			if (typeof value === 'string') secrets.push(value);
+		}
+		// A URL handed to the platform (a trigger URL, a resume URL) carries a token: never echoed back.
+		for (const field of URL_FIELDS) secrets.push(...urlSecrets((body as IDataObject)[field]));
+	}
+	return secrets;
+}
+
+/**
+ * The answer's body as the node may use it: JSON parsed (an empty body is none), every secret
+ * redacted at any depth. Refused: malformed JSON, a body that is not JSON, nesting deeper than
+ * MAX_JSON_DEPTH.
+ */
+function readBody(
+	raw: unknown,
+	headers: IDataObject,
+	secrets: string[],
+): { ok: true; body: unknown } | { ok: false; reason: string } {
+	let body = raw;
+	if (typeof body === 'string' || Buffer.isBuffer(body)) {
+		const text = body.toString();
+		if (text.trim() === '') return { ok: true, body: undefined };
+		if (!isJsonContent(headers)) return { ok: false, reason: `The platform answered ${contentTypeOf(headers)} instead of JSON` };
+		try {
+			body = JSON.parse(text);
+		} catch {
+			return { ok: false, reason: 'The platform answered with malformed JSON' };
+		}
+	}
+	try {
+		return { ok: true, body: redactSecrets(body, secrets) };
+	} catch {
+		return { ok: false, reason: `The platform answered JSON nested deeper than ${MAX_JSON_DEPTH} levels` };
+	}
+}
+
+function contentTypeOf(headers: IDataObject): string {
+	const type = String(headers?.['content-type'] ?? '').split(';')[0].trim();
+	return type === '' ? 'a body without a content type' : type.replace(/[^\w./+-]/g, '').slice(0, 80);
 }
 
 export interface RequestSettings {
@@ -255,7 +445,7 @@ export function readRequestSettings(node: INode, raw: unknown, itemIndex?: numbe
  * Settings > Request Options of the node for requests made by code (custom operations, list search
  * and load options): n8n applies them by itself only to declarative requests.
  */
-function nodeRequestSettings(ctx: RequestContext, itemIndex?: number): RequestSettings {
+export function nodeRequestSettings(ctx: RequestContext, itemIndex?: number): RequestSettings {
 	let value: unknown;
 	try {
 		if ('getItemIndex' in ctx) {
@@ -277,17 +467,15 @@ function trimSlash(url: string): string {
 
 /**
  * {baseUrl}/api/v1 of the Portal API credential. Loops that send many requests read it once and pass it
- * as `baseURL` (a real n8n loads and decrypts the credential on every getCredentials).
+ * as `baseURL`; the credential itself is loaded once per node run (see endpointFor).
  */
 export async function portalBaseUrl(ctx: RequestContext): Promise<string> {
-	const credentials = await ctx.getCredentials(PORTAL_CREDENTIAL);
-	return `${trimSlash(String(credentials.baseUrl ?? ''))}/api/v1`;
+	return (await endpointFor(ctx, PORTAL_CREDENTIAL)).baseURL;
 }
 
 /** {outboundUrl} of the Outbound API credential (see portalBaseUrl). */
 export async function outboundBaseUrl(ctx: RequestContext): Promise<string> {
-	const credentials = await ctx.getCredentials(OUTBOUND_CREDENTIAL);
-	return trimSlash(String(credentials.outboundUrl ?? ''));
+	return (await endpointFor(ctx, OUTBOUND_CREDENTIAL)).baseURL;
 }
 
 /** Management API request under {baseUrl}/api/v1 (`baseURL`: portalBaseUrl read once by the caller). */
@@ -297,7 +485,7 @@ export async function portalRequest(
 	path: string,
 	options: { qs?: IDataObject; body?: unknown; headers?: IDataObject; timeout?: number; baseURL?: string } & RequestPolicy,
 ): Promise<PlatformResponse> {
-	const { retry, itemIndex, passStatuses, baseURL, ...rest } = options;
+	const { retry, itemIndex, passStatuses, baseURL, secrets, ...rest } = options;
 	return await platformRequest(
 		ctx,
 		PORTAL_CREDENTIAL,
@@ -305,10 +493,11 @@ export async function portalRequest(
 			method,
 			baseURL: baseURL ?? (await portalBaseUrl(ctx)),
 			url: path,
-			...nodeRequestSettings(ctx, itemIndex),
+			// A caller's timeout is its default (uploads); the user's Request Options win over it.
 			...(rest as Partial<IHttpRequestOptions>),
+			...nodeRequestSettings(ctx, itemIndex),
 		} as IHttpRequestOptions,
-		{ retry, itemIndex, passStatuses },
+		{ retry, itemIndex, passStatuses, secrets },
 	);
 }
 
@@ -319,7 +508,7 @@ export async function outboundRequest(
 	path: string,
 	options: { qs?: IDataObject; body?: unknown; timeout?: number; baseURL?: string } & RequestPolicy,
 ): Promise<PlatformResponse> {
-	const { retry, itemIndex, passStatuses, baseURL, ...rest } = options;
+	const { retry, itemIndex, passStatuses, baseURL, secrets, ...rest } = options;
 	return await platformRequest(
 		ctx,
 		OUTBOUND_CREDENTIAL,
@@ -327,9 +516,9 @@ export async function outboundRequest(
 			method,
 			baseURL: baseURL ?? (await outboundBaseUrl(ctx)),
 			url: path,
-			...nodeRequestSettings(ctx, itemIndex),
 			...(rest as Partial<IHttpRequestOptions>),
+			...nodeRequestSettings(ctx, itemIndex),
 		} as IHttpRequestOptions,
-		{ retry, itemIndex, passStatuses },
+		{ retry, itemIndex, passStatuses, secrets },
 	);
 }

@@ -99,6 +99,21 @@ export function assertNonEmpty(
 	return value.trim();
 }
 
+/**
+ * An id that goes into a URL path: not empty, not "." or "..", and without "/" or "\\", so that it
+ * can only address the resource it names (a dot segment would address its parent).
+ */
+export function assertPathId(node: INode, field: string, value: unknown, itemIndex?: number): string {
+	const text = assertNonEmpty(node, field, value, itemIndex);
+	if (text === '.' || text === '..') {
+		throw invalid(node, field, `must be an ID, not "${text}" (a path segment that would address another resource)`, itemIndex);
+	}
+	if (/[/\\]/.test(text)) {
+		throw invalid(node, field, `must be an ID without "/" or "\\" (got "${text}")`, itemIndex);
+	}
+	return text;
+}
+
 export function assertIntegerInRange(
 	node: INode,
 	field: string,

@@ -11,12 +11,12 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import { readPlatformError } from '../../shared/errors';
 import { asNodeError } from '../../shared/items';
 import { outboundBaseUrl } from '../../shared/transport';
-import { assertNonEmpty, invalid } from '../../shared/validation';
-import { runInBatches } from '../outboundCall/batches';
-import type { RequestSettings } from '../outboundCall/outbound';
-import { readBatching, readRequestSettings } from '../outboundCall/outbound';
-
-import { pollStatus, readStatusOnce, statusItem, STATUS_POLL_MAX_DELAY_MS } from './status';
+import { assertPathId, invalid } from '../../shared/validation';
+import { runInBatches } from '../../../shared/batches';
+import { callResultFields, statusRecordItem as statusItem } from '../../../shared/callResult';
+import type { RequestSettings } from '../../../shared/outbound';
+import { readBatching, readRequestSettings } from '../../../shared/outbound';
+import { pollStatus, readStatusOnce, STATUS_POLL_MAX_DELAY_MS } from '../../../shared/statusPoll';
 
 const show = { resource: ['callStatus'], operation: ['get'] };
 const showWait = { ...show, waitForRecord: [true] };
@@ -92,7 +92,7 @@ interface StatusRequest {
 }
 
 function readRequest(ctx: IExecuteFunctions, node: INode, i: number): StatusRequest {
-	const internalId = assertNonEmpty(node, 'Internal ID', ctx.getNodeParameter('internalId', i, ''), i);
+	const internalId = assertPathId(node, 'Internal ID', ctx.getNodeParameter('internalId', i, ''), i);
 	if (!(ctx.getNodeParameter('waitForRecord', i, false) as boolean)) return { internalId };
 	const maxWait = Number(ctx.getNodeParameter('maxWait', i, DEFAULT_MAX_WAIT_SECONDS));
 	if (!Number.isFinite(maxWait) || maxWait < 0 || maxWait > MAX_WAIT_LIMIT_SECONDS) {
@@ -143,12 +143,7 @@ async function readOne(
 	const message = `The call record of "${request.internalId}" was not persisted within ${request.wait.maxWaitMs / 1000} s (${result.attempts} reads, all 404)`;
 	if (request.wait.onTimeout === 'pending') {
 		return {
-			internal_id: request.internalId,
-			pending: true,
-			dialStatus: null,
-			billSec: null,
-			trafficCost: null,
-			trafficCostNumber: null,
+			...callResultFields(request.internalId),
 			attempts: result.attempts,
 			waitedSeconds,
 			message,

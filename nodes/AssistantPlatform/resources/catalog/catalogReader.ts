@@ -1,8 +1,6 @@
 import type { IDataObject, INodePropertyOptions } from 'n8n-workflow';
-import { NodeApiError } from 'n8n-workflow';
 
-import { MAX_PAGE_SIZE } from '../../shared/constants';
-import { listIdField, SeenItems } from '../../shared/routing';
+import { readWholeList } from '../../shared/routing';
 import type { RequestContext } from '../../shared/transport';
 import { portalRequest } from '../../shared/transport';
 import { invalid } from '../../shared/validation';
@@ -76,64 +74,9 @@ export async function readProviders(
 	);
 }
 
-/**
- * Reads every page of a paginated management list (largest page size, cursor sent as received,
- * reads retried). Stops with a clear error on a repeated cursor, `hasMore` without a cursor, or a
- * page that repeats items already read.
- */
-export async function readAllPages(
-	ctx: RequestContext,
-	path: string,
-	itemIndex?: number,
-): Promise<IDataObject[]> {
-	const node = ctx.getNode();
-	const collected: IDataObject[] = [];
-	const seen = new Set<string>();
-	const seenItems = new SeenItems(listIdField(path));
-	let cursor: string | undefined;
-	for (let page = 1; ; page++) {
-		const qs: IDataObject = { limit: MAX_PAGE_SIZE };
-		if (cursor !== undefined) qs.cursor = cursor;
-		const { body } = await portalRequest(ctx, 'GET', path, { qs, retry: true, itemIndex });
-		if (Array.isArray(body)) {
-			collected.push(...(body as IDataObject[]));
-			return collected;
-		}
-		const data = (body as IDataObject | undefined)?.data;
-		const meta = (body as IDataObject | undefined)?.meta as IDataObject | undefined;
-		if (!Array.isArray(data)) {
-			throw new NodeApiError(node, { page } as IDataObject as never, {
-				message: `Could not read ${path}: the platform answered a page without "data"`,
-				description: 'Use Custom API Request to inspect the raw answer.',
-				itemIndex,
-			});
-		}
-		const repeated = seenItems.add(data);
-		if (repeated.length > 0) {
-			throw new NodeApiError(node, { page } as IDataObject as never, {
-				message: `Could not read ${path}: the platform's pagination did not advance`,
-				description: `Page ${page} repeated ${repeated.length} item(s) already read (${seenItems.describe(repeated[0])}). ${collected.length} items were read before the stop.`,
-				itemIndex,
-			});
-		}
-		collected.push(...(data as IDataObject[]));
-		if (meta?.hasMore !== true) return collected;
-		const next = meta.nextCursor;
-		if (typeof next !== 'string' || next === '' || seen.has(next)) {
-			throw new NodeApiError(node, { page } as IDataObject as never, {
-				message: `Could not read ${path}: the platform's pagination did not advance`,
-				description: `Page ${page} had meta.hasMore true and ${typeof next === 'string' && next !== '' ? 'a cursor already seen' : 'no nextCursor'}. ${collected.length} items were read before the stop.`,
-				itemIndex,
-			});
-		}
-		seen.add(next);
-		cursor = next;
-	}
-}
-
 /** Every tool of the catalog (GET /catalog/tools, all pages). */
 export async function readToolCatalog(ctx: RequestContext, itemIndex?: number): Promise<CatalogTool[]> {
-	const entries = await readAllPages(ctx, '/catalog/tools', itemIndex);
+	const entries = await readWholeList(ctx, '/catalog/tools', itemIndex);
 	return entries.filter((entry): entry is IDataObject & CatalogTool => typeof entry.toolName === 'string');
 }
 
@@ -143,7 +86,7 @@ export async function readAssistantTools(
 	assistantId: string,
 	itemIndex?: number,
 ): Promise<BoundTool[]> {
-	const entries = await readAllPages(
+	const entries = await readWholeList(
 		ctx,
 		`/catalog/assistants/${encodeURIComponent(assistantId)}/tools`,
 		itemIndex,

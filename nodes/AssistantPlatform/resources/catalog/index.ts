@@ -2,11 +2,12 @@ import type { IExecuteSingleFunctions, IHttpRequestOptions, INodeProperties } fr
 
 import { assistantLocator, listProperties } from '../../shared/descriptions';
 import type { ResourceModule } from '../../shared/module';
+import { showOperations } from '../../shared/module';
 import { listOperation, readOnce, resolvePath } from '../../shared/routing';
 
 import { assertProviderKind, providerKindOptions } from './catalogReader';
 
-const showFor = (operation: string) => ({ resource: ['catalog'], operation: [operation] });
+const showFor = showOperations('catalog');
 
 /** preSend: GET /catalog/providers/{kind}, the kind checked (it may come from an expression). */
 async function providersPath(

@@ -2,9 +2,9 @@ import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import { asNodeError } from '../../shared/items';
 import { outboundBaseUrl } from '../../shared/transport';
+import { runInBatches } from '../../../shared/batches';
+import { outboundApi, readBatching, readRequestSettings } from '../../../shared/outbound';
 
-import { runInBatches } from './batches';
-import { outboundApi, readBatching, readRequestSettings } from './outbound';
 import type { Outcome, Placement } from './placement';
 import {
 	credentialAssistantKey,
@@ -31,9 +31,10 @@ const LISTED_IDS = 50;
  */
 export async function placeCall(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const node = this.getNode();
-	refuseAutomaticRetry(node);
 	const items = this.getInputData();
 	const continueOnFail = this.continueOnFail();
+	const refused = refuseAutomaticRetry(node, continueOnFail);
+	if (refused) return [items.map((_, i) => ({ json: refused, pairedItem: { item: i } }))];
 	const rawRequestOptions = this.getNodeParameter('requestOptions', 0, {});
 	const settings = readRequestSettings(node, rawRequestOptions, 0);
 	const batching = readBatching(rawRequestOptions);
@@ -70,7 +71,7 @@ export async function placeCall(this: IExecuteFunctions): Promise<INodeExecution
 					retry: false,
 					itemIndex: i,
 				});
-				const json = placedItem(placement, response, new Date().toISOString());
+				const json = placedItem(node, placement, response, new Date().toISOString(), i);
 				placed.push({ index: i, internalId: json.internal_id });
 				results[i] = { json, pairedItem: { item: i } };
 			} catch (caught) {

@@ -1,5 +1,5 @@
-import type { IDataObject, IExecuteFunctions, INode } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INode, JsonObject } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { OUTBOUND_CREDENTIAL } from '../../shared/constants';
 import type { PlatformResponse } from '../../shared/transport';
@@ -12,6 +12,8 @@ import {
 	parseJsonObject,
 } from '../../shared/validation';
 import { redactUrl } from '../../shared/redact';
+import { callResultFields } from '../../../shared/callResult';
+import { isObject } from '../../../shared/object';
 
 export type Route = 'trunk' | 'pbx';
 
@@ -24,6 +26,23 @@ export const ROUTE_PATHS: Record<Route, string> = {
 const KEY_FIELD = { current: 'assistantApiKey', legacy: 'apiKey_assistente' };
 const RESULT_URL_FIELD = { current: 'callResultUrl', legacy: 'url_esito_chiamata' };
 
+/**
+ * Body fields that have a field of their own, checked before the call is placed. Additional Fields
+ * (JSON) may not set them: a free-form field (which an AI agent may fill) must never change who is
+ * called, from which number, with which key, or where the result (with the call's data) is sent.
+ */
+const OWN_FIELDS: Record<string, string> = {
+	dst: 'Destination Number',
+	callerId: 'Caller ID',
+	[KEY_FIELD.current]: 'Options > Assistant API Key Override (or the credential)',
+	[KEY_FIELD.legacy]: 'Options > Assistant API Key Override (or the credential)',
+	[RESULT_URL_FIELD.current]: 'Options > Call Result URL',
+	[RESULT_URL_FIELD.legacy]: 'Options > Call Result URL',
+	ipPbx: 'PBX Address',
+	sipPort: 'Options > SIP Port',
+	addPrompt: 'Options > Additional Prompt',
+};
+
 /** Everything needed to place one call, read and checked before anything is sent. */
 export interface Placement {
 	route: Route;
@@ -32,10 +51,6 @@ export interface Placement {
 	body: IDataObject;
 	/** What the output item says about the request: never the key. */
 	summary: IDataObject;
-}
-
-function isObject(value: unknown): value is IDataObject {
-	return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** The assistant key configured in the Outbound API credential ('' when not set). */
@@ -110,6 +125,17 @@ export function readPlacement(
 		i,
 	);
 
+	for (const key of Object.keys(extra)) {
+		if (key in OWN_FIELDS) {
+			throw invalid(
+				node,
+				'Additional Fields (JSON)',
+				`must not set "${key}": use ${OWN_FIELDS[key]}, which is checked before the call is placed`,
+				i,
+			);
+		}
+	}
+
 	const body: IDataObject = { dst, callerId };
 	body[legacy ? KEY_FIELD.legacy : KEY_FIELD.current] = key;
 	if (route === 'pbx') {
@@ -131,14 +157,43 @@ export function readPlacement(
 	return { route, path: ROUTE_PATHS[route], body, summary };
 }
 
-/** The output item of an accepted call: the platform's answer (minus any key) and the request summary. */
-export function placedItem(placement: Placement, response: PlatformResponse, placedAt: string): IDataObject {
+/** What a 2xx answer that is not an acceptance held, without its content (which may echo anything). */
+function describeAnswer(body: unknown): string {
+	if (body === undefined) return 'no body';
+	if (!isObject(body)) return `a JSON ${Array.isArray(body) ? 'list' : typeof body}`;
+	const fields = Object.keys(body);
+	if (fields.length === 0) return 'an empty object';
+	const shown = fields.slice(0, 5).map((field) => JSON.stringify(field.slice(0, 40)));
+	return `an object with ${shown.join(', ')}${fields.length > 5 ? ', …' : ''}`;
+}
+
+/**
+ * The output item of an accepted call: the platform's answer (minus any key) and the request summary.
+ * A call is accepted only with an internal_id; any other 2xx (empty, 204, an error object, a proxy's
+ * page) throws an error whose outcome is unknown: the call may or may not have been placed.
+ */
+export function placedItem(
+	node: INode,
+	placement: Placement,
+	response: PlatformResponse,
+	placedAt: string,
+	itemIndex: number,
+): IDataObject {
 	const answer = isObject(response.body) ? { ...response.body } : {};
+	const id = answer.internal_id;
+	if (!((typeof id === 'string' && id.trim() !== '') || (typeof id === 'number' && Number.isFinite(id)))) {
+		throw new NodeApiError(node, { status: response.statusCode } as JsonObject, {
+			message: `The platform answered ${response.statusCode} without an internal_id`,
+			description: `An accepted call always has an internal_id; this answer held ${describeAnswer(response.body)}.`,
+			httpCode: String(response.statusCode),
+			itemIndex,
+		});
+	}
 	delete answer[KEY_FIELD.current];
 	delete answer[KEY_FIELD.legacy];
 	return {
 		...answer,
-		internal_id: answer.internal_id ?? null,
+		...callResultFields(id),
 		status: answer.status ?? null,
 		...placement.summary,
 		placedAt,
@@ -187,11 +242,12 @@ export function failedItem(
 
 /**
  * n8n's node setting "Retry On Fail" would run the node again after a failure and dial every number
- * a second time. Placing calls refuses it before anything is sent.
+ * a second time. Placing calls refuses it before anything is sent: an error, or with Continue On Fail
+ * the item every input item gets (n8n would otherwise pass the input through as if calls were placed).
  */
-export function refuseAutomaticRetry(node: INode): void {
+export function refuseAutomaticRetry(node: INode, continueOnFail: boolean): IDataObject | undefined {
 	if (node.retryOnFail === true) {
-		throw new NodeOperationError(
+		const error = new NodeOperationError(
 			node,
 			'Invalid "Retry On Fail": must be off when placing calls',
 			{
@@ -199,5 +255,8 @@ export function refuseAutomaticRetry(node: INode): void {
 					'Retry On Fail (node Settings) would run the node again after a failure and call every number a second time. Placing a call is never retried automatically: turn Retry On Fail off, and set On Error to "Continue" to get one result per call.',
 			},
 		);
+		if (!continueOnFail) throw error;
+		return failedItem(error, 'invalid', undefined);
 	}
+	return undefined;
 }

@@ -15,6 +15,7 @@ import {
 	STORAGE_ALLOWANCE_BYTES,
 } from '../../shared/constants';
 import type { ItemScope } from '../../shared/items';
+import { showOperations } from '../../shared/module';
 import { assertAcceptedFileType, assertRagId, invalid } from '../../shared/validation';
 
 export const RESOURCE = 'ragCollection';
@@ -22,9 +23,7 @@ export const RESOURCE = 'ragCollection';
 /** A `displayOptions.show` condition. */
 export type Show = NonNullable<IDisplayOptions['show']>;
 
-export function showFor(...operations: string[]): { resource: string[]; operation: string[] } {
-	return { resource: [RESOURCE], operation: operations };
-}
+export const showFor = showOperations(RESOURCE);
 
 /** Reads the RAG Collection locator and checks the rag_ form (empty and malformed values are rejected). */
 export function readRagId(

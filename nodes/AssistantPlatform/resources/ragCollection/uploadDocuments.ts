@@ -1,4 +1,4 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties, NodeOutput } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeProperties, NodeOutput } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { CHUNK_SIZE_DEFAULT } from '../../shared/constants';
@@ -6,6 +6,7 @@ import { additionalFieldsJson, ragCollectionLocator } from '../../shared/descrip
 import { forEachItem } from '../../shared/items';
 import { portalRequest } from '../../shared/transport';
 import { assertChunkSize, parseJsonObject } from '../../shared/validation';
+import { asObject } from '../../../shared/object';
 
 import {
 	assertWithinAllowance,
@@ -99,7 +100,7 @@ export async function uploadDocuments(this: IExecuteFunctions): Promise<NodeOutp
 			retry: false,
 			itemIndex,
 		});
-		const accepted = (body && typeof body === 'object' && !Array.isArray(body) ? body : { data: body }) as IDataObject;
+		const accepted = asObject(body);
 		if (!settings) return [{ json: accepted }];
 
 		const uploadId = accepted.uploadId;

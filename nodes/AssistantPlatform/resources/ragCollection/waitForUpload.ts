@@ -3,6 +3,7 @@ import { NodeOperationError, sleep } from 'n8n-workflow';
 
 import { portalRequest } from '../../shared/transport';
 import { assertIntegerInRange } from '../../shared/validation';
+import { asObject } from '../../../shared/object';
 
 import type { Show } from './common';
 
@@ -135,7 +136,7 @@ export async function readUpload(
 		retry: true,
 		itemIndex,
 	});
-	return (body && typeof body === 'object' && !Array.isArray(body) ? body : { data: body }) as IDataObject;
+	return asObject(body);
 }
 
 function isFinal(state: IDataObject): boolean {

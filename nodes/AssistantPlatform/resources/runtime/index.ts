@@ -1,7 +1,8 @@
-import type { IExecuteSingleFunctions, IHttpRequestOptions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type { IExecuteSingleFunctions, IHttpRequestOptions, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import { additionalFieldsJson } from '../../shared/descriptions';
 import type { ResourceModule } from '../../shared/module';
+import { redactUrlFields } from '../../shared/redact';
 import { mergeJsonInto, pathFrom, sendOnce } from '../../shared/routing';
 import { getCatalogTools, searchProviderModels, searchProviders } from '../catalog/methods';
 
@@ -43,8 +44,14 @@ function patchOperation(
 				preSend: [pathFrom(`/assistants/{assistantId}${path}`, { assistantId: 'Assistant' }), build, mergeJsonInto()],
 			},
 			operations: { pagination: sendOnce },
+			output: { postReceive: [hideHookUrls] },
 		},
 	};
+}
+
+/** postReceive: the hook URLs in the platform's answer are output like every URL handed to it (redactUrl). */
+async function hideHookUrls(this: IExecuteSingleFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
+	return items.map((item) => ({ ...item, json: redactUrlFields(item.json) }));
 }
 
 const operations: INodePropertyOptions[] = [

@@ -7,12 +7,13 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { outboundBaseUrl } from '../../shared/transport';
-import { invalid } from '../../shared/validation';
-import { pollStatus, statusItem } from '../callStatus/status';
-
-import { DEFAULT_MAX_WAIT_MINUTES, DEFAULT_RESULT_RECORD_WAIT_SECONDS, MAX_WAIT_MINUTES_LIMIT } from './fields';
-import { outboundApi, readRequestSettings } from './outbound';
+import { outboundBaseUrl } from '../AssistantPlatform/shared/transport';
+import { invalid } from '../AssistantPlatform/shared/validation';
+import {
+	DEFAULT_MAX_WAIT_MINUTES,
+	DEFAULT_RESULT_RECORD_WAIT_SECONDS,
+	MAX_WAIT_MINUTES_LIMIT,
+} from '../AssistantPlatform/resources/outboundCall/fields';
 import {
 	credentialAssistantKey,
 	describeOutcome,
@@ -21,42 +22,43 @@ import {
 	placedItem,
 	readPlacement,
 	refuseAutomaticRetry,
-} from './placement';
+} from '../AssistantPlatform/resources/outboundCall/placement';
+import { CALL_RESULT_FIELDS, callResultFields, parseCallResult } from '../shared/callResult';
+import { isObject } from '../shared/object';
+import { outboundApi, readRequestSettings } from '../shared/outbound';
+import { pollStatus } from '../shared/statusPoll';
+import { refuse } from '../shared/webhookReply';
 
 /*
- * Place Call and Wait for Result, with n8n's own wait-and-resume (docs/assumptions.md,
- * "Place Call and Wait for Result"):
- *
- * 1. execute(): validates the one input item, places the call with callResultUrl = this
- *    execution's resume URL ($execution.resumeUrl), and puts the execution to wait until Max Wait.
- *    n8n saves the execution and frees the worker.
- * 2. The platform POSTs {internal_id, dialstatus, duration} to the resume URL. n8n runs this node's
- *    webhook() (a restart webhook), whose output becomes the node's output: the callback checked
- *    against the call placed, enriched with the status query.
- * 3. No callback within Max Wait: n8n resumes the execution without running the node again and
- *    passes the node's input through. Before waiting, execute() replaced that input with an item
- *    that says so (resultSource "timeout", pending, internal_id) so the next step can read the
- *    status (Call Status → Get reads internal_id from the item by default).
+ * Place Call and Wait for Result, on n8n's own wait-and-resume (docs/assumptions.md):
+ * 1. execute() places the call with callResultUrl = this execution's resume URL and waits until Max
+ *    Wait; n8n saves the execution and frees the worker.
+ * 2. The platform's call result reaches the resume URL: n8n runs webhook(), whose output becomes the
+ *    node's output.
+ * 3. No result within Max Wait: n8n resumes without running the node and passes its input on, which
+ *    execute() replaced with a pending item, so Call Status → Get can follow.
  */
 
 type NodeFailure = Error & { description?: string | null; httpCode?: string | null };
 
-/** Fields of the waiting item that only describe the wait; the callback result replaces them. */
-const WAIT_ONLY_FIELDS = ['resultSource', 'pending', 'message', 'waitTill'];
-const RESULT_FIELDS = ['dialstatus', 'duration', 'dialStatus', 'billSec', 'trafficCost', 'trafficCostNumber'];
-
-const emptyResult = (): IDataObject => ({
-	dialstatus: null,
-	duration: null,
-	dialStatus: null,
-	billSec: null,
-	trafficCost: null,
-	trafficCostNumber: null,
-});
+/**
+ * Fields of the waiting item the result does not keep: those that describe the wait, the result
+ * fields (replaced), and the platform's answer to the placement (`status: "queued"`), which is not the
+ * state of a call that has ended.
+ */
+const DROPPED_ON_RESULT = new Set<string>([
+	'resultSource',
+	'message',
+	'waitTill',
+	'status',
+	'dialstatus',
+	...CALL_RESULT_FIELDS,
+]);
 
 export async function placeCallAndWait(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const node = this.getNode();
-	refuseAutomaticRetry(node);
+	const refused = refuseAutomaticRetry(node, this.continueOnFail());
+	if (refused) return [[{ json: refused, pairedItem: { item: 0 } }]];
 	const items = this.getInputData();
 	if (items.length !== 1) {
 		throw new NodeOperationError(
@@ -90,7 +92,7 @@ export async function placeCallAndWait(this: IExecuteFunctions): Promise<INodeEx
 			retry: false,
 			itemIndex: 0,
 		});
-		accepted = placedItem(placement, response, new Date().toISOString());
+		accepted = placedItem(node, placement, response, new Date().toISOString(), 0);
 	} catch (caught) {
 		const error = caught as NodeFailure;
 		const outcome = outcomeOf(error);
@@ -108,8 +110,8 @@ export async function placeCallAndWait(this: IExecuteFunctions): Promise<INodeEx
 		json: {
 			...accepted,
 			resultSource: 'timeout',
-			pending: true,
-			...emptyResult(),
+			...callResultFields(accepted.internal_id),
+			dialstatus: null,
 			waitTill: waitTill.toISOString(),
 			message:
 				'No call result arrived within Max Wait. Read the outcome with Assistant Platform → Call Status → Get (it reads internal_id from this item; turn on Wait for Call Record).',
@@ -137,52 +139,6 @@ export async function placeCallAndWait(this: IExecuteFunctions): Promise<INodeEx
 	];
 }
 
-/** The parts of the HTTP response (an express Response, a Node ServerResponse) used to refuse a request. */
-interface ResumeResponse {
-	statusCode: number;
-	setHeader(name: string, value: string): unknown;
-	end(chunk?: string): unknown;
-}
-
-/** Answers the request with a status and a short JSON reason; the execution keeps waiting. */
-function refuse(ctx: IWebhookFunctions, status: number, reason: string): IWebhookResponseData {
-	const res = ctx.getResponseObject() as unknown as ResumeResponse;
-	res.statusCode = status;
-	res.setHeader('Content-Type', 'application/json; charset=utf-8');
-	res.end(JSON.stringify({ error: reason }));
-	return { noWebhookResponse: true };
-}
-
-function isObject(value: unknown): value is IDataObject {
-	return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-interface CallResult {
-	internal_id: string | number;
-	dialstatus: string;
-	duration: number;
-}
-
-/** `{internal_id, dialstatus, duration}` (dialStatus accepted too; duration as a number or digits). */
-export function parseCallResult(body: unknown): { ok: true; value: CallResult } | { ok: false; reason: string } {
-	if (!isObject(body)) return { ok: false, reason: 'the body must be a JSON object' };
-	const id = body.internal_id;
-	if (!((typeof id === 'string' && id.trim() !== '') || (typeof id === 'number' && Number.isFinite(id)))) {
-		return { ok: false, reason: 'internal_id must be a non-empty string' };
-	}
-	const dial = body.dialstatus ?? body.dialStatus;
-	if (typeof dial !== 'string' || dial.trim() === '') {
-		return { ok: false, reason: 'dialstatus must be a non-empty string' };
-	}
-	const rawDuration = body.duration;
-	const duration =
-		typeof rawDuration === 'string' && /^\d+$/.test(rawDuration.trim()) ? Number(rawDuration) : rawDuration;
-	if (typeof duration !== 'number' || !Number.isInteger(duration) || duration < 0) {
-		return { ok: false, reason: 'duration must be a whole number of seconds' };
-	}
-	return { ok: true, value: { internal_id: id as string | number, dialstatus: dial, duration } };
-}
-
 /** The item the execution waits with (this node's input since execute()), or undefined. */
 function waitingItem(ctx: IWebhookFunctions): IDataObject | undefined {
 	try {
@@ -206,17 +162,17 @@ export async function placeCallAndWaitWebhook(this: IWebhookFunctions): Promise<
 
 	const waiting = waitingItem(this) ?? {};
 	const expected = waiting.internal_id;
-	if (expected !== undefined && expected !== null && String(expected) !== String(result.internal_id)) {
+	if (expected === undefined || expected === null || String(expected) !== String(result.internal_id)) {
 		return refuse(this, 409, 'This execution is waiting for the result of another call (internal_id does not match)');
 	}
 
 	const placementFields: IDataObject = {};
 	for (const [key, value] of Object.entries(waiting)) {
-		if (!WAIT_ONLY_FIELDS.includes(key) && !RESULT_FIELDS.includes(key)) placementFields[key] = value;
+		if (!DROPPED_ON_RESULT.has(key)) placementFields[key] = value;
 	}
 
 	const internalId = String(result.internal_id);
-	let status: IDataObject = { dialStatus: null, billSec: null, trafficCost: null, trafficCostNumber: null };
+	let record: IDataObject = {};
 	let statusRecord = 'pending';
 	let statusError: string | undefined;
 	try {
@@ -225,12 +181,10 @@ export async function placeCallAndWaitWebhook(this: IWebhookFunctions): Promise<
 			this.getNodeParameter('options.resultRecordWait', DEFAULT_RESULT_RECORD_WAIT_SECONDS),
 		);
 		const maxWaitMs = Number.isFinite(waitSeconds) ? Math.min(Math.max(waitSeconds, 0), 60) * 1000 : 0;
-		// The outbound URL is read once for all the reads of the poll (each getCredentials is a load in n8n).
 		const baseURL = await outboundBaseUrl(this);
 		const poll = await pollStatus(this, settings, internalId, { maxWaitMs, initialDelayMs: 500 }, undefined, baseURL);
 		if (poll.found) {
-			status = statusItem(internalId, poll.response.body);
-			delete status.internal_id;
+			record = isObject(poll.response.body) ? poll.response.body : {};
 			statusRecord = 'found';
 		}
 	} catch (error) {
@@ -241,12 +195,17 @@ export async function placeCallAndWaitWebhook(this: IWebhookFunctions): Promise<
 
 	const json: IDataObject = {
 		...placementFields,
-		...status,
-		internal_id: result.internal_id,
+		...record,
+		// The callback's outcome and duration; billed seconds and cost from the status record.
+		...callResultFields(result.internal_id, {
+			dialStatus: result.dialStatus,
+			duration: result.duration,
+			billSec: record.billSec,
+			trafficCost: record.trafficCost,
+		}),
+		// The spelling of version 1's first outputs, kept for saved workflows that test it.
+		dialstatus: result.dialStatus,
 		resultSource: 'callback',
-		pending: false,
-		dialstatus: result.dialstatus,
-		duration: result.duration,
 		statusRecord,
 		...(statusError ? { statusError } : {}),
 		resultReceivedAt: new Date().toISOString(),

@@ -1,17 +1,16 @@
 import type { IDataObject, IHttpRequestOptions } from 'n8n-workflow';
 
-import { OUTBOUND_CREDENTIAL } from '../../shared/constants';
-import type { PlatformResponse, RequestContext, RequestSettings } from '../../shared/transport';
-import { outboundBaseUrl, platformRequest } from '../../shared/transport';
+import { OUTBOUND_CREDENTIAL } from '../AssistantPlatform/shared/constants';
+import type { PlatformResponse, RequestContext, RequestSettings } from '../AssistantPlatform/shared/transport';
+import { outboundBaseUrl, platformRequest } from '../AssistantPlatform/shared/transport';
 
 /*
- * Helpers shared by the Outbound Call and Call Status resources (both programmatic): the request
- * options n8n shows under Settings > Request Options (timeout, proxy, SSL, batching) and one
- * request function on top of the package transport.
+ * The outbound API as Place Call, Call Status and Call and Wait use it: Request Options > Batching
+ * and one request function on top of the package transport.
  */
 
-export type { RequestSettings } from '../../shared/transport';
-export { readRequestSettings } from '../../shared/transport';
+export type { RequestSettings } from '../AssistantPlatform/shared/transport';
+export { readRequestSettings } from '../AssistantPlatform/shared/transport';
 
 export interface Batching {
 	/** Whether the user set Request Options > Batching. Without it calls go one at a time. */

@@ -1,6 +1,6 @@
 import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
 
-import { portalRequest } from '../shared/transport';
+import { portalRequest } from '../AssistantPlatform/shared/transport';
 
 /** Pages through assistants for the Assistant picker, filtered by name on the platform side. */
 export async function searchAssistants(

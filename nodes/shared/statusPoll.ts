@@ -1,39 +1,12 @@
-import type { IDataObject } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
-import type { PlatformResponse, RequestContext } from '../../shared/transport';
-import type { RequestSettings } from '../outboundCall/outbound';
-import { outboundApi } from '../outboundCall/outbound';
+import type { PlatformResponse, RequestContext } from '../AssistantPlatform/shared/transport';
+
+import type { RequestSettings } from './outbound';
+import { outboundApi } from './outbound';
 
 /** The backoff between two status reads while the record is pending never grows past this. */
 export const STATUS_POLL_MAX_DELAY_MS = 30_000;
-
-function isObject(value: unknown): value is IDataObject {
-	return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/** "0.012000" -> 0.012; anything that is not a finite decimal -> null. */
-export function costNumber(value: unknown): number | null {
-	if (typeof value === 'number') return Number.isFinite(value) ? value : null;
-	if (typeof value !== 'string' || !/^\s*-?\d+(\.\d+)?\s*$/.test(value)) return null;
-	return Number(value);
-}
-
-/**
- * The status record as output: every field the platform sent, with `trafficCost` kept exactly as
- * received (a six-decimal string) and a numeric copy in `trafficCostNumber`.
- */
-export function statusItem(internalId: string, body: unknown): IDataObject {
-	const record = isObject(body) ? body : {};
-	return {
-		...record,
-		internal_id: record.internal_id ?? internalId,
-		dialStatus: record.dialStatus ?? null,
-		billSec: record.billSec ?? null,
-		trafficCost: record.trafficCost ?? null,
-		trafficCostNumber: costNumber(record.trafficCost),
-	};
-}
 
 export function statusPath(internalId: string): string {
 	return `/getDialstatus/${encodeURIComponent(internalId)}`;

@@ -1,0 +1,112 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import { isObject } from './object';
+
+/*
+ * A call's result, read and output the same way by Place Call, Call Status → Get, Call and Wait and
+ * the trigger (README, "Output of a call result").
+ */
+
+const MAX_ID_LENGTH = 200;
+const MAX_STATUS_LENGTH = 100;
+const ID_RULE = `internal_id must be a non-empty string of at most ${MAX_ID_LENGTH} characters, or a whole number up to 2^53`;
+
+export type Parsed<T> = { ok: true; value: T } | { ok: false; reason: string };
+
+/** The fields every item about a call carries, in output order. */
+export const CALL_RESULT_FIELDS = [
+	'internal_id',
+	'dialStatus',
+	'duration',
+	'billSec',
+	'trafficCost',
+	'trafficCostNumber',
+	'pending',
+] as const;
+
+/** Whole seconds: a non-negative safe integer, or a string of digits; anything else is null. */
+export function wholeSeconds(value: unknown): number | null {
+	if (typeof value === 'number') return Number.isSafeInteger(value) && value >= 0 ? value : null;
+	if (typeof value !== 'string' || !/^\d+$/.test(value.trim())) return null;
+	const seconds = Number(value.trim());
+	return Number.isSafeInteger(seconds) ? seconds : null;
+}
+
+/** "0.012000" -> 0.012; anything that is not a finite decimal -> null. */
+export function costNumber(value: unknown): number | null {
+	if (typeof value === 'number') return Number.isFinite(value) ? value : null;
+	if (typeof value !== 'string' || !/^\s*-?\d+(\.\d+)?\s*$/.test(value)) return null;
+	return Number(value);
+}
+
+interface ResultSource {
+	dialStatus?: unknown;
+	duration?: unknown;
+	billSec?: unknown;
+	trafficCost?: unknown;
+}
+
+/**
+ * The call-result fields of an item: `dialStatus` null and `pending` true until the outcome is known;
+ * numbers by the rules above; `trafficCost` as received, with its numeric copy.
+ */
+export function callResultFields(internalId: unknown, source: ResultSource = {}): IDataObject {
+	const dialStatus =
+		typeof source.dialStatus === 'string' && source.dialStatus.trim() !== '' ? source.dialStatus : null;
+	return {
+		internal_id: (internalId ?? null) as IDataObject[string],
+		dialStatus,
+		duration: wholeSeconds(source.duration),
+		billSec: wholeSeconds(source.billSec),
+		trafficCost: (source.trafficCost ?? null) as IDataObject[string],
+		trafficCostNumber: costNumber(source.trafficCost),
+		pending: dialStatus === null,
+	};
+}
+
+/** A status record (GET /getDialstatus) as output: every field it has, then the call-result fields. */
+export function statusRecordItem(internalId: string, body: unknown): IDataObject {
+	const record = isObject(body) ? body : {};
+	return { ...record, ...callResultFields(record.internal_id ?? internalId, record) };
+}
+
+/** The platform's call-result post: `{internal_id, dialstatus, duration}`. */
+export interface CallbackResult {
+	internal_id: string | number;
+	dialStatus: string;
+	duration: number;
+}
+
+/**
+ * Validates a call-result post: `internal_id` a non-empty string (a number is kept as sent),
+ * `dialstatus` (or `dialStatus`) a non-empty string, `duration` whole seconds (see wholeSeconds).
+ */
+export function parseCallResult(body: unknown): Parsed<CallbackResult> {
+	if (!isObject(body)) return { ok: false, reason: 'the body must be a JSON object' };
+	// One rule for numbers and strings: numbers only as safe integers (JSON already rounded larger
+	// ones, so they could name another call), strings bounded.
+	const id = body.internal_id;
+	if (id === undefined || id === null) return { ok: false, reason: 'internal_id is missing' };
+	const idOk =
+		(typeof id === 'string' && id.trim() !== '' && id.length <= MAX_ID_LENGTH) ||
+		(typeof id === 'number' && Number.isSafeInteger(id));
+	if (!idOk) {
+		const reason =
+			typeof id === 'string' && id.trim() === '' ? 'internal_id must be a non-empty string' : ID_RULE;
+		return { ok: false, reason: typeof id === 'object' ? 'internal_id must be a non-empty string' : reason };
+	}
+	const dial = body.dialstatus !== undefined && body.dialstatus !== null ? body.dialstatus : body.dialStatus;
+	if (dial === undefined || dial === null) return { ok: false, reason: 'dialstatus is missing' };
+	if (typeof dial !== 'string' || dial.trim() === '') {
+		return { ok: false, reason: 'dialstatus must be a non-empty string' };
+	}
+	if (dial.length > MAX_STATUS_LENGTH) {
+		return { ok: false, reason: `dialstatus must be a non-empty string of at most ${MAX_STATUS_LENGTH} characters` };
+	}
+	if (body.duration === undefined || body.duration === null) return { ok: false, reason: 'duration is missing' };
+	const duration = wholeSeconds(body.duration);
+	if (duration === null) {
+		return { ok: false, reason: 'duration must be a non-negative whole number of seconds' };
+	}
+	return { ok: true, value: { internal_id: id as string | number, dialStatus: dial, duration } };
+}

@@ -1,0 +1,349 @@
+/**
+ * What the hostile-platform suite runs: every operation of the Assistant Platform node (each with
+ * valid input, so that it reaches the wire), its list-search and load-options methods, the Call and
+ * Wait node and the trigger's registration on publish and unpublish. Each target gets fresh platform
+ * objects of its own (prepare), so that targets can run at the same time without disturbing each other.
+ */
+import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
+
+import { FREE_DEMO_NUMBER, SAVED_AUTH_NAME } from '../../sandbox';
+import { runNode } from '../harness/engine';
+import type { HostileFixture } from '../harness/hostile';
+import { assistantKeysOf } from '../harness/sandbox';
+import { registerSecret } from '../harness/secretsGuard';
+import type { TriggerHarness } from '../harness/webhook';
+import { startTrigger } from '../harness/webhook';
+import { AP_TYPE, apNode, byId, itemWithFiles, WAIT_TYPE } from '../hardening/helpers';
+import { loadOptionsContext, recorded } from '../node/runtime-helpers';
+
+export interface Outcome {
+	items: INodeExecutionData[];
+	error?: Error & { description?: string | null };
+	waitTill?: Date;
+}
+
+export interface RunSettings {
+	/** Request Options > Timeout of every run. */
+	timeoutMs: number;
+	continueOnFail: boolean;
+}
+
+export interface Target {
+	/** resource.operation (as in OPERATIONS), a method name, 'trigger.publish' or 'trigger.unpublish'. */
+	op: string;
+	name: string;
+	kind: 'node' | 'method' | 'trigger';
+	/** Places a call to `dst` (one POST at the front, never two). */
+	dst?: string;
+	/** Call and Wait: waits for the call's result. */
+	waits?: boolean;
+	/** Walks every page of a list. */
+	list?: boolean;
+	/** Runs before the misbehaviour is switched on; its result is handed to `run`. */
+	before?(fx: HostileFixture): Promise<unknown>;
+	run(fx: HostileFixture, settings: RunSettings, state?: unknown): Promise<Outcome>;
+}
+
+/** The trigger's Webhook Secret (the harness registers it with the secrets guard). */
+export const TRIGGER_SECRET = 'hostile-trigger-secret-7f3c9a1d5e2b8c4f6a0d';
+/** The key given as Assistant API Key Override on the override rows (a second assistant's key). */
+export const prepared: { overrideKey: string; creditKey: string } = { overrideKey: '', creditKey: '' };
+
+const CALLER = FREE_DEMO_NUMBER;
+const CALLER_B = '+390200009876';
+const PBX = 'pbx.example.com';
+
+/** Objects shared by the targets of one test: the calling assistants, a persisted call record. */
+interface Shared {
+	internalId: string;
+}
+let shared: Shared = { internalId: '' };
+
+async function api(fx: HostileFixture, method: string, path: string, body?: unknown): Promise<IDataObject> {
+	const res = await fetch(`${fx.sandbox.url}${path}`, {
+		method,
+		headers: { Authorization: `Bearer ${fx.sandbox.portalKey}`, 'Content-Type': 'application/json' },
+		body: body === undefined ? undefined : JSON.stringify(body),
+	});
+	if (res.status >= 300) throw new Error(`prepare: ${method} ${path} answered ${res.status}`);
+	return (await res.json()) as IDataObject;
+}
+
+function newAssistant(fx: HostileFixture, name: string): string {
+	return fx.sandbox.createAssistant({ name }).assistantId;
+}
+
+async function newCollection(fx: HostileFixture, name: string): Promise<string> {
+	return String((await api(fx, 'POST', '/api/v1/rag/collections', { name })).ragId);
+}
+
+async function newUpload(fx: HostileFixture, ragId: string): Promise<string> {
+	const form = new FormData();
+	form.append('chunkSize', '1000');
+	form.append('files', new Blob(['hello'], { type: 'text/plain' }), 'hello.txt');
+	const res = await fetch(`${fx.sandbox.url}/api/v1/rag/collections/${ragId}/documents`, {
+		method: 'POST',
+		headers: { Authorization: `Bearer ${fx.sandbox.portalKey}` },
+		body: form,
+	});
+	return String(((await res.json()) as { uploadId: string }).uploadId);
+}
+
+/**
+ * Prepares the sandbox after a reset: the calling assistants (credential key and override key), an
+ * authorized PBX and a call whose record is persisted (for Call Status).
+ */
+export async function prepare(fx: HostileFixture): Promise<void> {
+	const caller = fx.sandbox.createAssistant({ name: 'Caller', number: CALLER });
+	const other = fx.sandbox.createAssistant({ name: 'Other caller', number: CALLER_B });
+	prepared.creditKey = caller.assistantApiKey;
+	prepared.overrideKey = other.assistantApiKey;
+	fx.outbound.assistantApiKey = caller.assistantApiKey;
+	fx.sandbox.authorizePbx(PBX);
+	const placed = await fetch(`${fx.sandbox.url}/webhook/outbound_call`, {
+		method: 'POST',
+		headers: { 'X-APIKEY-SECRET-SERVICE': fx.sandbox.outboundKey, 'Content-Type': 'application/json' },
+		body: JSON.stringify({ dst: '+14155550100', callerId: CALLER, assistantApiKey: caller.assistantApiKey }),
+	});
+	shared = { internalId: String(((await placed.json()) as { internal_id: string }).internal_id) };
+	await fx.sandbox.clock.advance(10_000);
+	for (const key of assistantKeysOf(fx.sandbox)) registerSecret(key);
+}
+
+/** Every assistant key the sandbox knows, the portal and outbound keys, the override and the trigger secret. */
+export function secretsOf(fx: HostileFixture): Record<string, string> {
+	const named: Record<string, string> = {
+		'portal key': fx.sandbox.portalKey,
+		'outbound key': fx.sandbox.outboundKey,
+		'assistant key (credential)': prepared.creditKey,
+		'assistant key (override)': prepared.overrideKey,
+		'trigger secret': TRIGGER_SECRET,
+	};
+	for (const key of assistantKeysOf(fx.sandbox)) if (!Object.values(named).includes(key)) named[`assistant key ${key.slice(0, 4)}…`] = key;
+	return named;
+}
+
+function node(
+	op: string,
+	name: string,
+	parameters: (fx: HostileFixture) => Promise<IDataObject> | IDataObject,
+	extra: Partial<Target> & { items?: INodeExecutionData[] } = {},
+): Target {
+	const [resource, operation] = op.split('.');
+	return {
+		op,
+		name,
+		kind: 'node',
+		...extra,
+		async run(fx, settings) {
+			const result = await runNode({
+				nodeType: op === 'callAndWait' ? WAIT_TYPE : AP_TYPE,
+				parameters: {
+					...(op === 'callAndWait' ? {} : { resource, operation }),
+					...(await parameters(fx)),
+					requestOptions: { timeout: settings.timeoutMs },
+				},
+				items: extra.items,
+				credentials: fx.credentials,
+				continueOnFail: settings.continueOnFail,
+				webhookBaseUrl: 'http://127.0.0.1:1',
+			});
+			return { items: result.items, error: result.error, waitTill: result.waitTill };
+		},
+	};
+}
+
+type Method = (this: unknown, filter?: string) => Promise<unknown>;
+
+function method(name: string, current: (fx: HostileFixture) => IDataObject, list = false): Target {
+	const methods = apNode.methods as unknown as Record<'listSearch' | 'loadOptions', Record<string, Method>>;
+	const fn = methods.listSearch[name] ?? methods.loadOptions[name];
+	return {
+		op: name,
+		name: `method ${name}`,
+		kind: 'method',
+		list,
+		async run(fx, settings) {
+			const context = loadOptionsContext(fx, { ...current(fx), requestOptions: { timeout: settings.timeoutMs } });
+			try {
+				const value = await recorded(async () => await fn.call(context));
+				return { items: [{ json: { value } as unknown as IDataObject }] };
+			} catch (error) {
+				return { items: [], error: error as Outcome['error'] };
+			}
+		},
+	};
+}
+
+const TRIGGER_PARAMETERS = (assistantId: string) => ({
+	webhookSecret: TRIGGER_SECRET,
+	events: ['conversationEnd', 'extractedData'],
+	assistantId: byId(assistantId),
+	authName: SAVED_AUTH_NAME,
+	extractionSchema: { properties: [{ name: 'customerName', type: 'string', description: 'Name', required: true }] },
+});
+
+async function triggerStep(h: TriggerHarness, step: 'publish' | 'unpublish'): Promise<Outcome> {
+	let error: Outcome['error'];
+	try {
+		await h[step]();
+	} catch (thrown) {
+		error = thrown as Outcome['error'];
+	} finally {
+		await h.close();
+	}
+	return { items: [], error };
+}
+
+const triggerPublish: Target = {
+	op: 'trigger.publish',
+	name: 'Trigger: registration on publish',
+	kind: 'trigger',
+	async run(fx) {
+		const h = await startTrigger({ parameters: TRIGGER_PARAMETERS(newAssistant(fx, 'Trigger publish')), credentials: fx.credentials });
+		return await triggerStep(h, 'publish');
+	},
+};
+
+const triggerUnpublish: Target = {
+	op: 'trigger.unpublish',
+	name: 'Trigger: unregistration on unpublish',
+	kind: 'trigger',
+	// Published while the platform still behaves; unpublished under the misbehaviour.
+	async before(fx) {
+		const h = await startTrigger({ parameters: TRIGGER_PARAMETERS(newAssistant(fx, 'Trigger unpublish')), credentials: fx.credentials });
+		await h.publish();
+		return h;
+	},
+	async run(_fx, _settings, state) {
+		return await triggerStep(state as TriggerHarness, 'unpublish');
+	},
+};
+
+const pdf = () => [itemWithFiles({ data: { fileName: 'manual.pdf', content: 'hello pdf' } })];
+const schema = { property: [{ name: 'city', type: 'string', description: 'City', required: false }] };
+
+export const TARGETS: Target[] = [
+	// ---- Assistant
+	node('assistant.create', 'Assistant → Create', () => ({ name: 'Hostile test', mode: 'text' })),
+	node('assistant.delete', 'Assistant → Delete', (fx) => ({ assistantId: byId(newAssistant(fx, 'To delete')) })),
+	node('assistant.getAll', 'Assistant → Get Many (Return All)', () => ({ returnAll: true }), { list: true }),
+	node('assistant.updatePrompt', 'Assistant → Update Prompt', (fx) => ({ assistantId: byId(newAssistant(fx, 'Prompt')), prompt: 'Be brief.' })),
+
+	// ---- Runtime
+	node('runtime.setProvider', 'Runtime → Set Provider', (fx) => ({
+		assistantId: byId(newAssistant(fx, 'Provider')),
+		providerKind: 'llm',
+		providerId: byId('openai'),
+		model: byId('gpt-4o'),
+	})),
+	node(
+		'runtime.updateTools',
+		'Runtime → Update Tools',
+		(fx) => ({
+			assistantId: byId(newAssistant(fx, 'Tools')),
+			toolsToAdd: { tools: [{ toolName: 'crm_search', toolKind: 'fromCatalog', subscriptionName: 'crm-mcp' }] },
+		}),
+		{ list: true },
+	),
+	node('runtime.attachRag', 'Runtime → Attach RAG', async (fx) => ({
+		assistantId: byId(newAssistant(fx, 'Attach')),
+		ragId: byId(await newCollection(fx, 'Attach target')),
+	})),
+	node('runtime.detachRag', 'Runtime → Detach RAG', async (fx) => {
+		const assistantId = newAssistant(fx, 'Detach');
+		const ragId = await newCollection(fx, 'Detach target');
+		await api(fx, 'PATCH', `/api/v1/assistants/${assistantId}/runtime/rag`, { ragId });
+		return { assistantId: byId(assistantId) };
+	}),
+	node('runtime.configureConversationWebhook', 'Runtime → Configure Conversation Webhook', (fx) => ({
+		assistantId: byId(newAssistant(fx, 'Webhook')),
+		webhookUrl: 'https://hooks.example.com/conversation-end',
+	})),
+	node('runtime.configureDataExtraction', 'Runtime → Configure Data Extraction', (fx) => ({
+		assistantId: byId(newAssistant(fx, 'Extraction')),
+		hangupUrl: 'https://hooks.example.com/data',
+		schemaProperties: schema,
+	})),
+	node('runtime.clearDataExtraction', 'Runtime → Clear Data Extraction', (fx) => ({ assistantId: byId(newAssistant(fx, 'Clear')) })),
+	node('runtime.configurePostCallMcp', 'Runtime → Configure Post-Call MCP', (fx) => ({
+		assistantId: byId(newAssistant(fx, 'MCP')),
+		mcpServerUrl: 'https://mcp.example.com',
+	})),
+
+	// ---- Catalog
+	node('catalog.getProviders', 'Catalog → Get Providers', () => ({ providerKind: 'llm' })),
+	node('catalog.getTools', 'Catalog → Get Tools (Return All)', () => ({ returnAll: true }), { list: true }),
+	node(
+		'catalog.getAssistantTools',
+		'Catalog → Get Assistant Tools (Return All)',
+		(fx) => ({ assistantId: byId(newAssistant(fx, 'Assistant tools')), returnAll: true }),
+		{ list: true },
+	),
+
+	// ---- RAG Collection
+	node('ragCollection.create', 'RAG Collection → Create', () => ({ name: 'Hostile collection' })),
+	node('ragCollection.delete', 'RAG Collection → Delete', async (fx) => ({ ragId: byId(await newCollection(fx, 'To delete')) })),
+	node('ragCollection.estimateUpload', 'RAG Collection → Estimate Upload', () => ({ binarySelection: 'all' }), { items: pdf() }),
+	node('ragCollection.getAll', 'RAG Collection → Get Many (Return All)', () => ({ returnAll: true }), { list: true }),
+	node(
+		'ragCollection.getManyDocuments',
+		'RAG Collection → Get Many Documents (Return All)',
+		async (fx) => ({ ragId: byId(await newCollection(fx, 'Documents')), returnAll: true }),
+		{ list: true },
+	),
+	node('ragCollection.getUploadProgress', 'RAG Collection → Get Upload Progress', async (fx) => ({
+		uploadId: await newUpload(fx, await newCollection(fx, 'Upload progress')),
+	})),
+	node(
+		'ragCollection.uploadDocuments',
+		'RAG Collection → Upload Documents',
+		async (fx) => ({ ragId: byId(await newCollection(fx, 'Upload')), binarySelection: 'all' }),
+		{ items: pdf() },
+	),
+
+	// ---- Outbound Call, Call Status, Custom API Request
+	node('outboundCall.placeCall', 'Outbound Call → Place Call (trunk, credential key)', () => ({ route: 'trunk', dst: '+14155550201', callerId: CALLER }), {
+		dst: '+14155550201',
+	}),
+	node(
+		'outboundCall.placeCall',
+		'Outbound Call → Place Call (PBX, override key)',
+		() => ({ route: 'pbx', ipPbx: PBX, dst: '+14155550202', callerId: CALLER_B, options: { assistantApiKeyOverride: prepared.overrideKey } }),
+		{ dst: '+14155550202' },
+	),
+	node('callStatus.get', 'Call Status → Get', () => ({ internalId: shared.internalId })),
+	node('customApiRequest.request', 'Custom API Request → GET', () => ({ method: 'GET', path: '/knowledge' })),
+	node('customApiRequest.request', 'Custom API Request → POST', () => ({ method: 'POST', path: '/rag/collections', body: '{"name":"custom"}' })),
+	node('customApiRequest.request', 'Custom API Request → GET with Paginate (Return All)', () => ({ method: 'GET', path: '/filler-lists', paginate: true, returnAll: true }), {
+		list: true,
+	}),
+
+	// ---- Call and Wait
+	node('callAndWait', 'Call and Wait (trunk, credential key)', () => ({ route: 'trunk', dst: '+14155550301', callerId: CALLER }), {
+		dst: '+14155550301',
+		waits: true,
+	}),
+	node(
+		'callAndWait',
+		'Call and Wait (PBX, override key)',
+		() => ({ route: 'pbx', ipPbx: PBX, dst: '+14155550302', callerId: CALLER_B, options: { assistantApiKeyOverride: prepared.overrideKey } }),
+		{ dst: '+14155550302', waits: true },
+	),
+
+	// ---- Methods (the editor's lists)
+	method('searchAssistants', () => ({ resource: 'assistant', operation: 'delete', authentication: 'portalApi' })),
+	method('searchRagCollections', () => ({ resource: 'ragCollection', operation: 'delete', authentication: 'portalApi' })),
+	method('searchProviders', () => ({ resource: 'runtime', operation: 'setProvider', authentication: 'portalApi', providerKind: 'tts' })),
+	method('searchProviderModels', () => ({
+		resource: 'runtime',
+		operation: 'setProvider',
+		authentication: 'portalApi',
+		providerKind: 'llm',
+		providerId: { __rl: true, mode: 'list', value: 'openai' },
+	})),
+	method('getCatalogTools', () => ({ resource: 'runtime', operation: 'updateTools', authentication: 'portalApi' }), true),
+
+	triggerPublish,
+	triggerUnpublish,
+];
