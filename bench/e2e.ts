@@ -2,11 +2,14 @@
  * `npm run bench:e2e`: case 4 of issue 8, trigger intake in a real n8n (2.41.1, the pinned install of the e2e
  * tooling, scripts/n8n-runtime.js). The package is built, packed and installed as a community package.
  *
- * Two published workflows in the same instance:
+ * Three published workflows in the same instance:
  *   - Assistant Platform Trigger (Call Result) -> No Operation
+ *   - the floor: a minimal community trigger (bench/fixtures/floor-trigger, packed and installed as a second
+ *     community package: one static POST webhook, answered on receipt, the body as its item) -> No Operation.
+ *     What any community trigger pays in n8n; ours against it is what is ours.
  *   - n8n's Webhook node (POST, respond immediately) -> No Operation
  * Each run POSTs 1,000 call-result bodies ({internal_id, dialstatus, duration}) with 50 in flight to one of them,
- * then waits until n8n has finished the executions of that run. Runs alternate between the two receivers
+ * then waits until n8n has finished the executions of that run. Runs rotate over the three receivers
  * (a warm-up of 100 posts each, then BENCH_RUNS runs each). Reported: intake time (first POST sent to last answer), time until
  * the last execution of the run finished, answers that were not 200, and executions lost (POSTs answered
  * without a successful execution).
@@ -17,10 +20,11 @@
  * N8N_TOOLS_DIR (see scripts/n8n-install.js), BENCH_KEEP=1 keeps n8n's user folder, BENCH_N8N_NODE_OPTIONS
  * (NODE_OPTIONS for n8n, e.g. to profile it), BENCH_N8N_ENV (extra NAME=value,... for n8n), BENCH_TARBALL (a packed build to install instead of building this
  * one), BENCH_E2E_OUT (results file instead of bench/results-e2e.json), BENCH_TRIGGER_VERSION (the trigger's
- * typeVersion in the workflow).
+ * typeVersion in the workflow), BENCH_E2E_ONLY=ours|floor|webhook (post to one receiver only, e.g. to profile).
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
@@ -67,8 +71,10 @@ const workflows = require(join(ROOT, 'test-e2e/support/workflows.js')) as {
 const log = runtime.makeLogger('bench:e2e');
 const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
 
+type ReceiverKey = 'ours' | 'floor' | 'webhook';
+
 interface Receiver {
-	key: 'ours' | 'webhook';
+	key: ReceiverKey;
 	workflowId: string;
 	url: string;
 }
@@ -171,14 +177,29 @@ function median(values: number[]): number {
 	return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }
 
+/** Packs the floor trigger fixture (plain JavaScript, no build) into .build/pack-floor/; returns the tarball. */
+function packFloorTrigger(): string {
+	const outDir = join(ROOT, '.build', 'pack-floor');
+	rmSync(outDir, { recursive: true, force: true });
+	mkdirSync(outDir, { recursive: true });
+	const stdout = execFileSync('npm', ['pack', '--json', '--pack-destination', outDir], {
+		cwd: join(ROOT, 'bench', 'fixtures', 'floor-trigger'),
+		encoding: 'utf8',
+	});
+	const info = (JSON.parse(stdout.slice(stdout.indexOf('['))) as Array<{ filename: string }>)[0];
+	return join(outDir, info.filename);
+}
+
 async function main(): Promise<void> {
 	const started = Date.now();
 	// BENCH_TARBALL: install another packed build instead (e.g. a candidate fix built from a scratch copy).
 	const tarball = process.env.BENCH_TARBALL ? resolve(process.env.BENCH_TARBALL) : runtime.buildAndPack({ log });
+	const floorTarball = packFloorTrigger();
 	const userFolder = mkdtempSync(join(tmpdir(), 'n8n-bench-'));
 	const n8n = await runtime.startN8n({
 		userFolder,
 		tarball,
+		extraPackages: [floorTarball],
 		install: true,
 		log,
 		// Keep every execution of the run (pruning could remove some while they are counted); less logging.
@@ -235,15 +256,34 @@ async function main(): Promise<void> {
 		const probe = await n8n.callWebhook(webhookUrl, { body: { probe: true }, retryMs: 20_000 });
 		if (probe.status !== 200) throw new Error(`the Webhook node answered ${probe.status}`);
 
+		// The floor: the minimal community trigger, path <webhookId>/call-result.
+		const floorNode = {
+			id: randomUUID(),
+			name: 'Floor Trigger',
+			type: 'n8n-nodes-bench-floor-trigger.floorTrigger',
+			typeVersion: 1,
+			position: [0, 0],
+			webhookId: randomUUID(),
+			parameters: {},
+		};
+		const floor = await n8n.createWorkflow(workflows.chain('bench: floor trigger intake', [floorNode, workflows.noOpNode('Received')]));
+		await n8n.publishWorkflow(floor.id);
+		const floorUrl = `${n8n.url}/webhook/${floorNode.webhookId}/call-result`;
+		const floorProbe = await n8n.callWebhook(floorUrl, { body: { probe: true }, retryMs: 20_000 });
+		if (floorProbe.status !== 200) throw new Error(`the floor trigger answered ${floorProbe.status}`);
+
 		const receivers: Receiver[] = [
 			{ key: 'ours', workflowId: ours.id, url: workflows.triggerUrl(n8n, trigger, 'call-result') },
+			{ key: 'floor', workflowId: floor.id, url: floorUrl },
 			{ key: 'webhook', workflowId: theirs.id, url: webhookUrl },
 		];
-		const results: Record<Receiver['key'], RunResult[]> = { ours: [], webhook: [] };
-		// BENCH_E2E_ONLY=ours|webhook: post to one receiver only (e.g. to profile n8n for one of them).
+		const results: Record<ReceiverKey, RunResult[]> = { ours: [], floor: [], webhook: [] };
+		// BENCH_E2E_ONLY=ours|floor|webhook: post to one receiver only (e.g. to profile n8n for one of them).
 		const only = process.env.BENCH_E2E_ONLY;
 		for (let round = -1; round < RUNS; round++) {
-			const order = round % 2 === 0 ? receivers : [...receivers].reverse();
+			// Rotated every round, so that each receiver runs first, second and third equally often.
+			const shift = ((round % receivers.length) + receivers.length) % receivers.length;
+			const order = [...receivers.slice(shift), ...receivers.slice(0, shift)];
 			for (const receiver of order) {
 				if (only && receiver.key !== only) continue;
 				// The warm-up (JIT, first executions, SQLite) needs no 1,000 posts: 100 do.
@@ -273,16 +313,18 @@ async function main(): Promise<void> {
 			posts: POSTS,
 			concurrency: CONCURRENCY,
 			ours: summary(results.ours),
+			floor: summary(results.floor),
 			webhook: summary(results.webhook),
 			notes: [
-				`n8n 2.41.1 on Node 24 (scripts/n8n-runtime.js), SQLite, one main process, ${RUNS} runs per receiver after a warm-up, runs alternating.`,
+				`n8n ${(n8n as unknown as { version: string }).version} (scripts/n8n-runtime.js), SQLite, one main process, ${RUNS} runs per receiver after a warm-up, the order of the three receivers rotated every round.`,
+				'Floor = a minimal community trigger (bench/fixtures/floor-trigger: one static POST webhook, outputs the body), installed beside this package.',
 				'Intake = first POST sent until the last answer (both receivers answer on receipt, before the execution ends); processed = until the last execution of the run finished.',
 				`Whole bench:e2e took ${Math.round((Date.now() - started) / 1000)} s including build, pack, n8n boot.`,
 			],
 		};
 		const outFile = resolve(process.env.BENCH_E2E_OUT ?? join(ROOT, 'bench', 'results-e2e.json'));
 		writeFileSync(outFile, JSON.stringify(output, null, '\t') + '\n');
-		log(`ours: ${output.ours.medianMs} ms, webhook: ${output.webhook.medianMs} ms; wrote ${outFile}`);
+		log(`ours: ${output.ours.medianMs} ms, floor: ${output.floor?.medianMs} ms, webhook: ${output.webhook.medianMs} ms; wrote ${outFile}`);
 	} finally {
 		await dispatcher.close();
 		await n8n.stop();

@@ -52,6 +52,8 @@ export interface TriggerResult {
 	posts: number;
 	concurrency: number;
 	ours: TriggerStats;
+	/** The minimal community trigger (bench/fixtures/floor-trigger), measured since issue 14. */
+	floor?: TriggerStats;
 	webhook: TriggerStats;
 	notes?: string[];
 }
@@ -180,7 +182,7 @@ export function renderMarkdown(r: BenchResults): string {
 	const postsOk = r.fanout.every((s) => Object.values(s.clients).every((c) => c.checks.accepted.every((v) => v === s.n)));
 	if (r.fanout.length) targets.push([`Case 2: POSTs received = ${n(FANOUT)} on every run of every client`, postsOk ? 'yes' : 'no', postsOk]);
 	if (r.trigger) {
-		const lost = [...r.trigger.ours.lost, ...r.trigger.webhook.lost].reduce((a, b) => a + b, 0);
+		const lost = [...r.trigger.ours.lost, ...(r.trigger.floor?.lost ?? []), ...r.trigger.webhook.lost].reduce((a, b) => a + b, 0);
 		targets.push(['Case 4: executions lost', String(lost), lost === 0]);
 	}
 	out.push('### Targets', '', '| Target | Measured | |', '|---|---|---|');
@@ -295,17 +297,26 @@ export function renderMarkdown(r: BenchResults): string {
 			'',
 			'| Receiver | Intake median | POSTs/s | Runs (ms) | All executions finished (median) | Executions/s | n8n CPU per POST | Successful executions per run (expected) | Not 200 | Lost |',
 			'|---|---:|---:|---|---:|---:|---:|---:|---:|---:|',
-			...(['ours', 'webhook'] as const).map((key) => {
+			...(['ours', 'floor', 'webhook'] as const).map((key) => {
 				const x = t[key];
+				if (!x) return undefined;
+				const name = { ours: 'Assistant Platform Trigger', floor: 'floor: minimal community trigger', webhook: 'n8n Webhook node' }[key];
 				return (
-					`| ${key === 'ours' ? 'Assistant Platform Trigger' : 'n8n Webhook node'} | ${ms(x.medianMs)} ms | ${fmt((t.posts * 1000) / x.medianMs, 0)} | ${x.runsMs.join(', ')} | ` +
+					`| ${name} | ${ms(x.medianMs)} ms | ${fmt((t.posts * 1000) / x.medianMs, 0)} | ${x.runsMs.join(', ')} | ` +
 					`${ms(x.processedMedianMs)} ms | ${fmt((t.posts * 1000) / x.processedMedianMs, 0)} | ${x.cpuPerPostMedianMs === undefined ? 'n/a' : `${fmt(x.cpuPerPostMedianMs, 1)} ms`} | ` +
 					`${same(x.executions)} (${t.posts}) | ${same(x.non200)} | ${same(x.lost)} |`
 				);
-			}),
+			}).filter((row): row is string => row !== undefined),
 			'',
 			`Throughput ratio ours / Webhook node: intake ${fmt(t.webhook.medianMs / t.ours.medianMs)}, executions ${fmt(t.webhook.processedMedianMs / t.ours.processedMedianMs)}` +
 				`${t.ours.cpuPerPostMedianMs && t.webhook.cpuPerPostMedianMs ? `; n8n CPU per POST ours / Webhook node ${fmt(t.ours.cpuPerPostMedianMs / t.webhook.cpuPerPostMedianMs)}` : ''}.`,
+			...(t.floor
+				? [
+						'',
+						`Ours / floor: intake ${fmt(t.floor.medianMs / t.ours.medianMs)}x the floor's throughput, executions ${fmt(t.floor.processedMedianMs / t.ours.processedMedianMs)}x` +
+							`${t.ours.cpuPerPostMedianMs && t.floor.cpuPerPostMedianMs ? `; n8n CPU per POST ours / floor ${fmt(t.ours.cpuPerPostMedianMs / t.floor.cpuPerPostMedianMs)}, floor / Webhook node ${fmt(t.floor.cpuPerPostMedianMs / (t.webhook.cpuPerPostMedianMs ?? NaN))}` : ''}.`,
+					]
+				: []),
 			...(t.notes ?? []).map((note) => `- ${note}`),
 			'',
 		);

@@ -5,18 +5,25 @@
 //   3. install the pinned n8n into .tools/n8n unless the cached install matches tools/n8n's lockfile
 //   4. run test-e2e/e2e.test.js with Node's test runner (its summary is printed), then one plain line:
 //      `e2e: N passed, N failed`
-// Extra arguments go to `node --test` (e.g. --test-name-pattern="credential").
+// Extra arguments go to `node --test` (e.g. --test-name-pattern="credential"), except
+// --definition=<name>: which pinned n8n to run on (scripts/n8n-install.js: n8n (2.x, default) or n8n-1x, as
+// `npm run test:e2e:1x` does); it is passed on as N8N_DEFINITION.
 'use strict';
 const { spawn } = require('node:child_process');
 const fs = require('node:fs');
 const path = require('node:path');
 
-const { ensureN8n } = require('./n8n-install');
+const definitionArg = process.argv.slice(2).find((arg) => arg.startsWith('--definition='));
+if (definitionArg) process.env.N8N_DEFINITION = definitionArg.slice('--definition='.length);
+const testArgs = process.argv.slice(2).filter((arg) => arg !== definitionArg);
+
+const { definition, ensureN8n } = require('./n8n-install');
 const { buildAndPack, makeLogger } = require('./n8n-runtime');
 const { compileSandbox } = require('./n8n-sandbox');
 
 const root = path.join(__dirname, '..');
-const log = makeLogger('e2e');
+const label = definition.name === 'n8n' ? 'e2e' : `e2e (${definition.name})`;
+const log = makeLogger(label);
 const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`;
 
 function summaryFrom(tapFile) {
@@ -44,10 +51,10 @@ async function main() {
 	const install = await ensureN8n();
 	timings.n8nInstall = Date.now() - t;
 
-	const tapFile = path.join(root, '.build', 'e2e-results.tap');
+	const tapFile = path.join(root, '.build', definition.name === 'n8n' ? 'e2e-results.tap' : `e2e-results-${definition.name}.tap`);
 	fs.rmSync(tapFile, { force: true });
 	t = Date.now();
-	log('run the suite (node --test test-e2e/e2e.test.js)');
+	log(`run the suite on n8n ${install.versions?.n8n ?? ''} (node --test test-e2e/e2e.test.js)`);
 	const code = await new Promise((resolve) => {
 		const child = spawn(
 			process.execPath,
@@ -57,7 +64,7 @@ async function main() {
 				'--test-reporter-destination=stdout',
 				'--test-reporter=tap',
 				`--test-reporter-destination=${tapFile}`,
-				...process.argv.slice(2),
+				...testArgs,
 				path.join('test-e2e', 'e2e.test.js'),
 			],
 			{
@@ -81,14 +88,14 @@ async function main() {
 	const failed = counts ? counts.fail + counts.cancelled : 1;
 	const passed = counts ? counts.pass : 0;
 	const skipped = counts ? counts.skipped + counts.todo : 0;
-	process.stdout.write(`\ne2e: ${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}\n`);
+	process.stdout.write(`\n${label}: ${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}\n`);
 	return code === 0 && failed === 0 && passed > 0 ? 0 : code || 1;
 }
 
 main().then(
 	(code) => process.exit(code),
 	(error) => {
-		process.stderr.write(`\n${error.stack ?? error}\n\ne2e: 0 passed, 1 failed\n`);
+		process.stderr.write(`\n${error.stack ?? error}\n\n${label}: 0 passed, 1 failed\n`);
 		process.exit(1);
 	},
 );

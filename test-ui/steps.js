@@ -243,7 +243,7 @@ const steps = [
 		},
 	]),
 	{
-		name: 'a new trigger: URLs shown with a secret, the test URL receives a sandbox callback',
+		name: 'a new trigger: URLs shown with a secret, the test URL receives a sandbox callback in the documented shape',
 		async run({ editor, page, env, state }) {
 			await editor.newWorkflow();
 			await editor.openTriggerPanel();
@@ -267,7 +267,10 @@ const steps = [
 			const call = await placeSandboxCall(env, testUrl);
 			const output = await editor.outputText({ timeout: 30000, until: new RegExp(`${call.internal_id}|error`, 'i') });
 			assert.match(output, new RegExp(call.internal_id), `the output shows the call result of ${call.internal_id}: ${output.slice(0, 400)}`);
-			assert.match(output, /ANSWER|dialStatus/i, output.slice(0, 400));
+			// One documented shape for a call result (issue 13, defect 6): the fields every node outputs.
+			for (const field of ['dialStatus', 'duration', 'billSec', 'trafficCostNumber', 'pending']) {
+				assert.match(output, new RegExp(field), `the output shows ${field}: ${output.slice(0, 400)}`);
+			}
 			await editor.closeNdv();
 		},
 	},

@@ -9,6 +9,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
+import { assertSupportedN8n } from '../shared/n8nSupport';
 import { searchAssistants } from '../shared/searchAssistants';
 
 import { searchRagCollections } from './listSearch/searchRagCollections';
@@ -21,6 +22,8 @@ import { ragCollectionResource } from './resources/ragCollection';
 import { runtimeResource } from './resources/runtime';
 import { OUTBOUND_CREDENTIAL, PORTAL_CREDENTIAL } from '../shared/constants';
 import type { ResourceModule } from './shared/module';
+
+assertSupportedN8n();
 
 const modules: ResourceModule[] = [
 	assistantResource,

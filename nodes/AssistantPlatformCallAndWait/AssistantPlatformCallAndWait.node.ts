@@ -11,8 +11,11 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { placementProperties, requestOptionsProperty } from '../shared/placementFields';
 import { OUTBOUND_CREDENTIAL } from '../shared/constants';
+import { assertSupportedN8n } from '../shared/n8nSupport';
 
 import { placeCallAndWait, placeCallAndWaitWebhook } from './placeCallAndWait';
+
+assertSupportedN8n();
 
 /**
  * Assistant Platform Call and Wait, its own node: n8n resumes a waiting execution through the node's

@@ -13,6 +13,7 @@ import { NodeConnectionTypes, webhookDescriptionFields } from 'n8n-workflow';
 import { PORTAL_CREDENTIAL } from '../shared/constants';
 import { MAX_JSON_DEPTH, redactSecrets } from '../shared/redact';
 import { callResultFields, parseCallResult } from '../shared/callResult';
+import { assertSupportedN8n } from '../shared/n8nSupport';
 import { isObject } from '../shared/object';
 import { searchAssistants } from '../shared/searchAssistants';
 import { refuse } from '../shared/webhookReply';
@@ -33,6 +34,8 @@ import {
 } from './registration';
 import { constantTimeEqual, ipAllowed, parseAllowlist, secretProblem } from './security';
 import { DEFAULT_REPEAT_WINDOW_MINUTES, deliveryKey, isRepeat } from './repeats';
+
+assertSupportedN8n();
 
 /** The parts of n8n's request (an express Request) the trigger reads. */
 interface TriggerRequest {
