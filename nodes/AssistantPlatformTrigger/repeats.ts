@@ -1,5 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { isInternalId } from '../shared/callResult';
+
 import type { EventName } from './events';
 
 /** Deliveries remembered at most (the oldest are forgotten first): static data is saved with the workflow. */
@@ -27,7 +29,7 @@ function cyrb53(text: string, seed: number): string {
  */
 export function deliveryKey(event: EventName, body: IDataObject, raw: unknown): string {
 	const id = body.internal_id ?? body.internalId;
-	if ((typeof id === 'string' && id.trim() !== '') || (typeof id === 'number' && Number.isFinite(id))) {
+	if (isInternalId(id)) {
 		return `${event}:id:${String(id).trim()}`;
 	}
 	const text = raw instanceof Uint8Array && raw.length > 0 ? Buffer.from(raw).toString('utf8') : JSON.stringify(body);

@@ -9,7 +9,16 @@ import { isObject } from './object';
 
 const MAX_ID_LENGTH = 200;
 const MAX_STATUS_LENGTH = 100;
-const ID_RULE = `internal_id must be a non-empty string of at most ${MAX_ID_LENGTH} characters, or a whole number up to 2^53`;
+export const INTERNAL_ID_RULE = `a non-empty string of at most ${MAX_ID_LENGTH} characters, or a whole number up to 2^53`;
+const ID_RULE = `internal_id must be ${INTERNAL_ID_RULE}`;
+
+/** A call's id as the platform gives it: a non-empty string of bounded length, or a safe integer. */
+export function isInternalId(id: unknown): id is string | number {
+	return (
+		(typeof id === 'string' && id.trim() !== '' && id.length <= MAX_ID_LENGTH) ||
+		(typeof id === 'number' && Number.isSafeInteger(id))
+	);
+}
 
 export type Parsed<T> = { ok: true; value: T } | { ok: false; reason: string };
 
@@ -87,13 +96,9 @@ export function parseCallResult(body: unknown): Parsed<CallbackResult> {
 	// ones, so they could name another call), strings bounded.
 	const id = body.internal_id;
 	if (id === undefined || id === null) return { ok: false, reason: 'internal_id is missing' };
-	const idOk =
-		(typeof id === 'string' && id.trim() !== '' && id.length <= MAX_ID_LENGTH) ||
-		(typeof id === 'number' && Number.isSafeInteger(id));
-	if (!idOk) {
-		const reason =
-			typeof id === 'string' && id.trim() === '' ? 'internal_id must be a non-empty string' : ID_RULE;
-		return { ok: false, reason: typeof id === 'object' ? 'internal_id must be a non-empty string' : reason };
+	if (!isInternalId(id)) {
+		const blank = typeof id === 'object' || (typeof id === 'string' && (id as string).trim() === '');
+		return { ok: false, reason: blank ? 'internal_id must be a non-empty string' : ID_RULE };
 	}
 	const dial = body.dialstatus !== undefined && body.dialstatus !== null ? body.dialstatus : body.dialStatus;
 	if (dial === undefined || dial === null) return { ok: false, reason: 'dialstatus is missing' };
@@ -108,5 +113,5 @@ export function parseCallResult(body: unknown): Parsed<CallbackResult> {
 	if (duration === null) {
 		return { ok: false, reason: 'duration must be a non-negative whole number of seconds' };
 	}
-	return { ok: true, value: { internal_id: id as string | number, dialStatus: dial, duration } };
+	return { ok: true, value: { internal_id: id, dialStatus: dial, duration } };
 }

@@ -20,7 +20,7 @@ export function readPlatformError(body: unknown): PlatformErrorBody {
 	const read = readPlatformErrorUncapped(body);
 	const field = read.details?.field;
 	return {
-		code: capText(read.code)?.slice(0, 100),
+		code: read.code?.slice(0, 100),
 		message: capText(read.message),
 		details: typeof field === 'string' ? { field: field.slice(0, 100) } : undefined,
 	};

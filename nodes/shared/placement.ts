@@ -12,7 +12,7 @@ import {
 	parseJsonObject,
 } from './validation';
 import { redactUrl } from './redact';
-import { callResultFields } from './callResult';
+import { callResultFields, INTERNAL_ID_RULE, isInternalId } from './callResult';
 import { isObject } from './object';
 
 export type Route = 'trunk' | 'pbx';
@@ -181,10 +181,10 @@ export function placedItem(
 ): IDataObject {
 	const answer = isObject(response.body) ? { ...response.body } : {};
 	const id = answer.internal_id;
-	if (!((typeof id === 'string' && id.trim() !== '') || (typeof id === 'number' && Number.isFinite(id)))) {
+	if (!isInternalId(id)) {
 		throw new NodeApiError(node, { status: response.statusCode } as JsonObject, {
-			message: `The platform answered ${response.statusCode} without an internal_id`,
-			description: `An accepted call always has an internal_id; this answer held ${describeAnswer(response.body)}.`,
+			message: `The platform answered ${response.statusCode} without a usable internal_id`,
+			description: `An accepted call always has an internal_id (${INTERNAL_ID_RULE}); this answer held ${describeAnswer(response.body)}.`,
 			httpCode: String(response.statusCode),
 			itemIndex,
 		});

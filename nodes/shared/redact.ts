@@ -4,6 +4,8 @@
  * the query is dropped and every token-like path segment (16+ letters, digits, - or _, with a digit)
  * becomes "***"; words such as "conversation-end" stay readable.
  */
+export const REDACTED = '***';
+
 const isToken = (segment: string) => /^[A-Za-z0-9_-]{16,}$/.test(segment) && /\d/.test(segment);
 
 export function redactUrl(value: string): string {
@@ -11,11 +13,11 @@ export function redactUrl(value: string): string {
 		const url = new URL(value);
 		const path = url.pathname
 			.split('/')
-			.map((segment) => (isToken(segment) ? '***' : segment))
+			.map((segment) => (isToken(segment) ? REDACTED : segment))
 			.join('/');
-		return `${url.protocol}//${url.host}${path}${url.search ? '?***' : ''}`;
+		return `${url.protocol}//${url.host}${path}${url.search ? `?${REDACTED}` : ''}`;
 	} catch {
-		return '***';
+		return REDACTED;
 	}
 }
 
@@ -53,7 +55,6 @@ export const MAX_JSON_DEPTH = 64;
 
 /** Secrets shorter than this are not searched for: replacing a few common characters would mangle data. */
 const MIN_SECRET_LENGTH = 6;
-export const REDACTED = '***';
 
 export class JsonTooDeepError extends Error {
 	constructor() {
@@ -79,7 +80,7 @@ export function redactSecrets<T>(value: T, secrets: readonly string[]): T {
 		(a, b) => b.length - a.length,
 	);
 	const walk = (node: unknown, depth: number): unknown => {
-		if (typeof node === 'string') return wanted.length === 0 ? node : redactText(node, wanted);
+		if (typeof node === 'string') return redactText(node, wanted);
 		if (node === null || typeof node !== 'object') return node;
 		if (depth >= MAX_JSON_DEPTH) throw new JsonTooDeepError();
 		if (Buffer.isBuffer(node)) return node;
@@ -94,19 +95,15 @@ export function redactSecrets<T>(value: T, secrets: readonly string[]): T {
 			}
 			return copy ?? node;
 		}
+		// The copy starts at the first changed entry: the entries before it are taken as they are.
 		let copy: Record<string, unknown> | undefined;
 		const entries = Object.entries(node as Record<string, unknown>);
-		for (const [key, child] of entries) {
-			const nextKey = wanted.length === 0 ? key : redactText(key, wanted);
+		for (let i = 0; i < entries.length; i++) {
+			const [key, child] = entries[i];
+			const nextKey = redactText(key, wanted);
 			const next = walk(child, depth + 1);
-			if (next !== child || nextKey !== key) {
-				if (!copy) {
-					copy = {};
-					for (const [k, v] of entries) copy[wanted.length === 0 ? k : redactText(k, wanted)] = v;
-				}
-				if (nextKey !== key) delete copy[key];
-				copy[nextKey] = next;
-			}
+			if (!copy && (next !== child || nextKey !== key)) copy = Object.fromEntries(entries.slice(0, i));
+			if (copy) copy[nextKey] = next;
 		}
 		return copy ?? node;
 	};

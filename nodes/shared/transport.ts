@@ -50,8 +50,6 @@ export interface RequestPolicy {
 	itemIndex?: number;
 	/** Status codes returned to the caller instead of thrown (e.g. 404 while a call record is pending). */
 	passStatuses?: number[];
-	/** Further values to redact from the answer (e.g. a trigger's secret carried in a registered URL). */
-	secrets?: string[];
 }
 
 export interface PlatformResponse {
@@ -218,7 +216,8 @@ function targetUrl(node: INode, endpoint: Endpoint, options: IHttpRequestOptions
 		);
 	}
 	const rawPath = joined.slice(parsed.origin.length).split(/[?#]/)[0] || '/';
-	if (rawPath.split('/').some((segment) => segment === '.' || segment === '..' || /^%2e(%2e)?$/i.test(segment) || /^(\.%2e|%2e\.)$/i.test(segment))) {
+	const dotSegment = (segment: string) => ['.', '..'].includes(segment.replace(/%2e/gi, '.'));
+	if (rawPath.split('/').some(dotSegment)) {
 		throw invalid(node, 'URL', `must not contain "." or ".." path segments (got "${rawPath}")`, itemIndex);
 	}
 	return joined;
@@ -257,7 +256,7 @@ export async function platformRequest(
 	const endpoint = await endpointFor(ctx, credential);
 	const timeout = options.timeout && options.timeout > 0 ? options.timeout : DEFAULT_TIMEOUT_MS;
 	const url = targetUrl(node, endpoint, options, policy.itemIndex);
-	const secrets = secretsOf(endpoint, options.body, policy.secrets);
+	const secrets = secretsOf(endpoint, options.body);
 	const request: IHttpRequestOptions = {
 		...options,
 		url,
@@ -355,8 +354,8 @@ export async function platformRequest(
 	}
 }
 
-function secretsOf(endpoint: Endpoint, body: unknown, extra: string[] | undefined): string[] {
-	const secrets = [...endpoint.secrets, ...(extra ?? [])];
+function secretsOf(endpoint: Endpoint, body: unknown): string[] {
+	const secrets = [...endpoint.secrets];
 	if (body && typeof body === 'object' && !Array.isArray(body)) {
 		for (const field of SECRET_BODY_FIELDS) {
 			const value = (body as IDataObject)[field];
@@ -487,7 +486,7 @@ export async function portalRequest(
 	path: string,
 	options: { qs?: IDataObject; body?: unknown; headers?: IDataObject; timeout?: number; baseURL?: string } & RequestPolicy,
 ): Promise<PlatformResponse> {
-	const { retry, itemIndex, passStatuses, baseURL, secrets, ...rest } = options;
+	const { retry, itemIndex, passStatuses, baseURL, ...rest } = options;
 	return await platformRequest(
 		ctx,
 		PORTAL_CREDENTIAL,
@@ -499,7 +498,7 @@ export async function portalRequest(
 			...(rest as Partial<IHttpRequestOptions>),
 			...nodeRequestSettings(ctx, itemIndex),
 		} as IHttpRequestOptions,
-		{ retry, itemIndex, passStatuses, secrets },
+		{ retry, itemIndex, passStatuses },
 	);
 }
 
@@ -510,7 +509,7 @@ export async function outboundRequest(
 	path: string,
 	options: { qs?: IDataObject; body?: unknown; timeout?: number; baseURL?: string } & RequestPolicy,
 ): Promise<PlatformResponse> {
-	const { retry, itemIndex, passStatuses, baseURL, secrets, ...rest } = options;
+	const { retry, itemIndex, passStatuses, baseURL, ...rest } = options;
 	return await platformRequest(
 		ctx,
 		OUTBOUND_CREDENTIAL,
@@ -521,6 +520,6 @@ export async function outboundRequest(
 			...(rest as Partial<IHttpRequestOptions>),
 			...nodeRequestSettings(ctx, itemIndex),
 		} as IHttpRequestOptions,
-		{ retry, itemIndex, passStatuses, secrets },
+		{ retry, itemIndex, passStatuses },
 	);
 }

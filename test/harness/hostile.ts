@@ -37,8 +37,11 @@ export type Behaviour =
 	 * echoes: it has internal_id, id, dialStatus and a one-item list page, so every operation takes it.
 	 */
 	| { kind: 'echo'; status: number; depth?: number }
-	/** A 2xx that is not an acceptance. */
-	| { kind: 'nonAccept'; variant: 'emptyObject' | 'emptyBody' | 'noContent' | 'html' | 'error200' }
+	/** A 2xx that is not an acceptance (the *Id variants carry an internal_id no call can be named by). */
+	| {
+			kind: 'nonAccept';
+			variant: 'emptyObject' | 'emptyBody' | 'noContent' | 'html' | 'error200' | 'roundedId' | 'fractionalId' | 'longId';
+	  }
 	/**
 	 * Status and headers at once, then the real (proxied) body one byte every `intervalMs`; with
 	 * `totalMs`, in as many equal slices as fit (never more than `intervalMs` apart) so that the body
@@ -351,6 +354,17 @@ class HostileServer implements HostilePlatform {
 				return sendJson(res, 200, {});
 			case 'error200':
 				return sendJson(res, 200, { error: { code: 'INTERNAL', message: 'upstream failed' } });
+			case 'roundedId': {
+				// Past 2^53: JSON.parse rounds it, so the id read is not the id sent.
+				const text = '{"internal_id":9007199254740993,"status":"queued"}';
+				res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
+				res.end(text);
+				return;
+			}
+			case 'fractionalId':
+				return sendJson(res, 200, { internal_id: 1.5, status: 'queued' });
+			case 'longId':
+				return sendJson(res, 200, { internal_id: 'i'.repeat(201), status: 'queued' });
 			case 'emptyBody':
 				res.writeHead(200, { 'content-type': 'application/json', 'content-length': 0 });
 				res.end();

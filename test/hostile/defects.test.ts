@@ -158,7 +158,8 @@ describe('3. Additional Fields (JSON) cannot bypass the checks', () => {
 });
 
 describe('4. a 2xx without an internal_id is never a placed call', () => {
-	test.each(['emptyObject', 'emptyBody', 'noContent', 'html', 'error200'] as const)('%s: outcome unknown', async (variant) => {
+	// The *Id variants: the same internal_id rule as the call-result post (nodes/shared/callResult.ts isInternalId).
+	test.each(['emptyObject', 'emptyBody', 'noContent', 'html', 'error200', 'roundedId', 'fractionalId', 'longId'] as const)('%s: outcome unknown', async (variant) => {
 		fx.hostile.rule({ method: 'POST', path: '/webhook/outbound_call', behave: { kind: 'nonAccept', variant } });
 		const { error, items } = await run(placeCall(), { continueOnFail: true });
 		expect(error).toBeUndefined();

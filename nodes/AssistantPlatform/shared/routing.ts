@@ -130,7 +130,6 @@ export interface PageWalkOptions {
 	maxPages?: number;
 }
 
-export { DEFAULT_MAX_PAGES, MAX_EMPTY_PAGES };
 
 /** The id field of the lists whose items have one (docs/assumptions.md, "Pagination"). */
 const LIST_ID_FIELDS: Array<[RegExp, string]> = [
@@ -198,7 +197,7 @@ export async function readWholeList(
 		path,
 		async (qs) => await portalRequest(ctx, 'GET', path, { qs, retry: true, itemIndex }),
 		{},
-		{ returnAll: true, limit: Number.MAX_SAFE_INTEGER, pageSize: MAX_PAGE_SIZE, idField: listIdField(path), maxPages: DEFAULT_MAX_PAGES },
+		{ returnAll: true, limit: Number.MAX_SAFE_INTEGER, pageSize: MAX_PAGE_SIZE, idField: listIdField(path) },
 		itemIndex,
 	);
 }
