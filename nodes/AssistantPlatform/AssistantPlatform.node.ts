@@ -7,8 +7,9 @@ import type {
 	INodeTypeDescription,
 	NodeOutput,
 } from 'n8n-workflow';
-import { NodeConnectionTypes } from 'n8n-workflow';
+import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
+import { requestOptionsProperty } from '../shared/descriptions';
 import { assertSupportedN8n } from '../shared/n8nSupport';
 import { searchAssistants } from '../shared/searchAssistants';
 
@@ -21,7 +22,7 @@ import { outboundCallResource } from './resources/outboundCall';
 import { ragCollectionResource } from './resources/ragCollection';
 import { runtimeResource } from './resources/runtime';
 import { OUTBOUND_CREDENTIAL, PORTAL_CREDENTIAL } from '../shared/constants';
-import type { ResourceModule } from './shared/module';
+import type { OperationExecute, ResourceModule } from './shared/module';
 
 assertSupportedN8n();
 
@@ -38,7 +39,6 @@ const modules: ResourceModule[] = [
 /** Resources served by the outbound API (and its credential); every other resource uses the portal API. */
 const OUTBOUND_RESOURCES = ['outboundCall', 'callStatus'];
 
-type CustomOperation = (this: IExecuteFunctions) => Promise<NodeOutput>;
 type ListSearch = (
 	this: ILoadOptionsFunctions,
 	filter?: string,
@@ -46,13 +46,12 @@ type ListSearch = (
 ) => Promise<INodeListSearchResult>;
 type LoadOptions = (this: ILoadOptionsFunctions) => Promise<INodePropertyOptions[]>;
 
-const customOperations: Record<string, Record<string, CustomOperation>> = {};
+/** The router: resource value → operation value → that operation file's `execute`. */
+const operations: Record<string, Record<string, OperationExecute>> = {};
 const listSearch: Record<string, ListSearch> = { searchAssistants, searchRagCollections };
 const loadOptions: Record<string, LoadOptions> = {};
 for (const module of modules) {
-	if (module.customOperations) {
-		customOperations[String(module.resource.value)] = module.customOperations;
-	}
+	operations[String(module.resource.value)] = module.operations;
 	Object.assign(listSearch, module.listSearch ?? {});
 	Object.assign(loadOptions, module.loadOptions ?? {});
 }
@@ -127,14 +126,6 @@ export class AssistantPlatform implements INodeType {
 				displayOptions: { show: { authentication: ['outboundApi'] } },
 			},
 		],
-		requestDefaults: {
-			baseURL: '={{String($credentials.baseUrl ?? "").replace(/\\/+$/, "")}}/api/v1',
-			headers: {
-				Accept: 'application/json',
-				'Content-Type': 'application/json',
-			},
-			json: true,
-		},
 		properties: [
 			{
 				displayName: 'Resource',
@@ -144,12 +135,10 @@ export class AssistantPlatform implements INodeType {
 				options: modules.map((module) => module.resource),
 				default: 'assistant',
 			},
-			// Which credential a resource uses follows from the resource; n8n's declarative engine picks
-			// the credential through a parameter named "authentication". Its options list "none" too
-			// (never the value): n8n's editor treats an "authentication" field without a "none" option as
-			// the node's main authentication choice and then offers every credential type of the node in
-			// one picker, where choosing the other type cannot work. With it, the picker offers only the
-			// credential the chosen resource uses and preselects it when it is the only one.
+			// Which credential a resource uses follows from the resource: the credentials above are shown
+			// by this hidden field. Its options list "none" too (never the value): without it n8n's editor
+			// takes an "authentication" field for the node's main authentication choice and offers every
+			// credential type in one picker, where choosing the other type cannot work.
 			{
 				displayName: 'Authentication',
 				name: 'authentication',
@@ -167,10 +156,19 @@ export class AssistantPlatform implements INodeType {
 				displayOptions: { show: { resource: outboundResources } },
 			},
 			...modules.flatMap((module) => module.properties),
+			requestOptionsProperty({ batching: true, timeoutDefault: 10000 }),
 		],
 	};
 
 	methods = { listSearch, loadOptions };
 
-	customOperations = customOperations;
+	async execute(this: IExecuteFunctions): Promise<NodeOutput> {
+		const resource = this.getNodeParameter('resource', 0) as string;
+		const operation = this.getNodeParameter('operation', 0) as string;
+		const run = operations[resource]?.[operation];
+		if (!run) {
+			throw new NodeOperationError(this.getNode(), `The operation "${operation}" of resource "${resource}" is not supported`);
+		}
+		return await run.call(this);
+	}
 }

@@ -9,7 +9,8 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { placementProperties, requestOptionsProperty } from '../shared/placementFields';
+import { requestOptionsProperty } from '../shared/descriptions';
+import { placementProperties } from '../shared/placementFields';
 import { OUTBOUND_CREDENTIAL } from '../shared/constants';
 import { assertSupportedN8n } from '../shared/n8nSupport';
 
@@ -57,7 +58,7 @@ export class AssistantPlatformCallAndWait implements INodeType {
 				ndvHideMethod: true,
 			},
 		],
-		properties: [...placementProperties({}, 'placeCallAndWait'), requestOptionsProperty()],
+		properties: [...placementProperties({}, 'placeCallAndWait'), requestOptionsProperty({ batching: false, timeoutDefault: 30000 })],
 	};
 
 	// Never called for a restart webhook; present only because the unedited lint rule

@@ -137,3 +137,82 @@ export function additionalFieldsJson(show: Show, what: string): INodeProperties 
 		displayOptions: { show },
 	};
 }
+
+const TIMEOUT: INodeProperties = {
+	displayName: 'Timeout',
+	name: 'timeout',
+	type: 'number',
+	typeOptions: { minValue: 1 },
+	default: 30000,
+	description:
+		'Time in ms to wait for the platform to answer. When placing a call, a timeout leaves its outcome unknown: the call is not sent again.',
+};
+
+/**
+ * Settings > Request Options, with the names and defaults n8n gives the declarative nodes it adds this
+ * collection to (saved workflows keep their values): n8n adds it only to nodes without execute() or
+ * webhook(), so the package's nodes carry it themselves. Batching only where items are sent in turn.
+ */
+export function requestOptionsProperty(settings: { batching: boolean; timeoutDefault: number }): INodeProperties {
+	const batching: INodeProperties = {
+		displayName: 'Batching',
+		name: 'batching',
+		placeholder: 'Add Batching',
+		type: 'fixedCollection',
+		typeOptions: { multipleValues: false },
+		default: { batch: {} },
+		options: [
+			{
+				displayName: 'Batching',
+				name: 'batch',
+				values: [
+					{
+						displayName: 'Items per Batch',
+						name: 'batchSize',
+						type: 'number',
+						typeOptions: { minValue: -1 },
+						default: 50,
+						description: 'Input will be split in batches to throttle requests. -1 for disabled. 0 will be treated as 1.',
+					},
+					{
+						displayName: 'Batch Interval (Milliseconds)',
+						name: 'batchInterval',
+						type: 'number',
+						typeOptions: { minValue: 0 },
+						default: 1000,
+						description: 'Time (in milliseconds) between each batch of requests. 0 for disabled.',
+					},
+				],
+			},
+		],
+	};
+	return {
+		displayName: 'Request Options',
+		name: 'requestOptions',
+		type: 'collection',
+		isNodeSetting: true,
+		placeholder: 'Add Option',
+		default: {},
+		options: [
+			...(settings.batching ? [batching] : []),
+			{
+				displayName: 'Ignore SSL Issues (Insecure)',
+				name: 'allowUnauthorizedCerts',
+				type: 'boolean',
+				noDataExpression: true,
+				default: false,
+				description: 'Whether to connect even if SSL certificate validation is not possible',
+			},
+			{
+				displayName: 'Proxy',
+				name: 'proxy',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. http://myproxy:3128',
+				description:
+					'HTTP proxy to use. If authentication is required it can be defined as follow: http://username:password@myproxy:3128.',
+			},
+			{ ...TIMEOUT, default: settings.timeoutDefault },
+		],
+	};
+}

@@ -406,7 +406,7 @@ export interface RequestSettings {
 	skipSslCertificateValidation?: boolean;
 }
 
-/** Reads Request Options > Timeout / Proxy / Ignore SSL Issues the way n8n's declarative engine does. */
+/** Reads Request Options > Timeout / Proxy / Ignore SSL Issues (names and rules as n8n's own nodes have them). */
 export function readRequestSettings(node: INode, raw: unknown, itemIndex?: number): RequestSettings {
 	const options = (raw && typeof raw === 'object' ? raw : {}) as IDataObject;
 	const settings: RequestSettings = {};
@@ -442,10 +442,7 @@ export function readRequestSettings(node: INode, raw: unknown, itemIndex?: numbe
 	return settings;
 }
 
-/**
- * Settings > Request Options of the node for requests made by code (custom operations, list search
- * and load options): n8n applies them by itself only to declarative requests.
- */
+/** Settings > Request Options of the node (operations, list search and load options alike). */
 export function nodeRequestSettings(ctx: RequestContext, itemIndex?: number): RequestSettings {
 	let value: unknown;
 	try {

@@ -1,3 +1,6 @@
+import { commonDeclarativeNodeOptionParameters } from 'n8n-core/dist/nodes-loader/constants';
+
+import { AssistantPlatform } from '../../nodes/AssistantPlatform/AssistantPlatform.node';
 import { runNode } from '../harness/engine';
 import { expectNoSecrets, startSandbox, useSandbox } from '../harness/sandbox';
 import { allowSecretInOutput } from '../harness/secretsGuard';
@@ -319,5 +322,38 @@ describe('Assistant → Update Prompt and Delete', () => {
 		});
 		expect(error?.message).toContain('404');
 		expect(error?.message).toContain('NOT_FOUND');
+	});
+});
+
+describe('Settings > Request Options (the node carries the collection n8n gives declarative nodes)', () => {
+	/** Names, types and defaults at every depth: what a saved workflow's requestOptions depend on. */
+	const shape = (property: unknown): unknown => {
+		const { name, type, default: value, options, values } = property as Record<string, unknown>;
+		const children = (options ?? values) as unknown[] | undefined;
+		return { name, type, default: value, children: Array.isArray(children) ? children.map(shape) : undefined };
+	};
+
+	test("the same names, types and defaults as n8n's own collection", () => {
+		const ours = new AssistantPlatform().description.properties.filter((p) => p.name === 'requestOptions');
+		expect(ours).toHaveLength(1);
+		expect(shape(ours[0])).toEqual(shape(commonDeclarativeNodeOptionParameters));
+	});
+
+	test('Batching paces the items: Batch Interval before every Items per Batch-th item', async () => {
+		const started = Date.now();
+		const { error } = await runNode({
+			parameters: {
+				resource: 'assistant',
+				operation: 'create',
+				name: '={{ $json.name }}',
+				requestOptions: { batching: { batch: { batchSize: 2, batchInterval: 300 } } },
+			},
+			items: ['a', 'b', 'c', 'd', 'e'].map((name) => ({ json: { name } })),
+			credentials: fx.credentials,
+		});
+		expect(error).toBeUndefined();
+		expect(fx.sandbox.journal.map((entry) => (entry.body as { name: string }).name)).toEqual(['a', 'b', 'c', 'd', 'e']);
+		// Two Batch Intervals were waited, before items 2 and 4 (a lower bound: a sleep never returns early).
+		expect(Date.now() - started).toBeGreaterThanOrEqual(600);
 	});
 });

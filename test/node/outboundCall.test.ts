@@ -13,8 +13,8 @@ import { registerSecret } from '../harness/secretsGuard';
 
 /*
  * Outbound Call → Place Call, end to end through n8n-core's WorkflowExecute against the platform
- * sandbox. The node type is loaded the way n8n loads it (DirectoryLoader adds Settings > Request
- * Options, with Batching, to declarative nodes), so batching and timeouts are the real parameters.
+ * sandbox. The node type is loaded the way n8n loads it (DirectoryLoader), so Settings > Request
+ * Options with Batching are the real parameters.
  */
 
 const LOADED_TYPE = 'test.assistantPlatform.loaded';

@@ -1,4 +1,4 @@
-import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
+import type { IDataObject, INodeType, INodeTypeDescription, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
 import { AssistantPlatform } from '../../nodes/AssistantPlatform/AssistantPlatform.node';
 import { AssistantPlatformCallAndWait } from '../../nodes/AssistantPlatformCallAndWait/AssistantPlatformCallAndWait.node';
@@ -359,11 +359,42 @@ describe('Assistant Platform Call and Wait: the node', () => {
 	});
 
 	test('n8n 2.41 fact behind the separate node: a declarative node with webhook() loses $json', async () => {
-		class DeclarativeWithWebhook extends AssistantPlatform {
+		// The smallest declarative node that creates an assistant (the action node itself is programmatic).
+		class Declarative implements INodeType {
+			description: INodeTypeDescription = {
+				...new AssistantPlatform().description,
+				name: 'declarative',
+				requestDefaults: { baseURL: '={{$credentials.baseUrl}}/api/v1', json: true },
+				credentials: [{ name: 'assistantPlatformPortalApi', required: true }],
+				properties: [
+					{
+						displayName: 'Operation',
+						name: 'operation',
+						type: 'options',
+						options: [
+							{
+								name: 'Create',
+								value: 'create',
+								// Output only the name: the answer carries the assistant's key.
+								routing: {
+									request: { method: 'POST', url: '/assistants' },
+									output: { postReceive: [{ type: 'setKeyValue', properties: { name: '={{$response.body.name}}' } }] },
+								},
+							},
+						],
+						default: 'create',
+					},
+					{ displayName: 'Name', name: 'name', type: 'string', default: '', routing: { send: { type: 'body', property: 'name' } } },
+					{ displayName: 'Mode', name: 'mode', type: 'string', default: 'text', routing: { send: { type: 'body', property: 'mode' } } },
+				],
+			};
+		}
+		class DeclarativeWithWebhook extends Declarative {
 			async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 				return {};
 			}
 		}
+		registerNodeType('test.declarative', new Declarative());
 		registerNodeType('test.declarativeWithWebhook', new DeclarativeWithWebhook());
 		const parameters = { resource: 'assistant', operation: 'create', name: '={{ $json.who }}', mode: 'text' };
 		const items = [{ json: { who: 'Front desk' } }];
@@ -372,7 +403,7 @@ describe('Assistant Platform Call and Wait: the node', () => {
 		expect(broken.error?.message).toMatch(/hasn't been executed|No execution data/);
 		expect(fx.sandbox.journal).toHaveLength(0);
 
-		const fine = await runNode({ parameters, items, credentials: fx.credentials });
+		const fine = await runNode({ nodeType: 'test.declarative', parameters, items, credentials: fx.credentials });
 		expect(fine.error).toBeUndefined();
 		expect((fx.sandbox.journal[0].body as IDataObject).name).toBe('Front desk');
 	});

@@ -6,20 +6,18 @@ import type {
 	INodeExecutionData,
 	NodeOutput,
 } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
-/**
- * The parameters of one input item, as a declarative preSend sees them (`IExecuteSingleFunctions`
- * has this shape), so that custom operations and declarative ones share the code that reads and
- * checks parameters.
- */
+import { readBatching } from '../../shared/outbound';
+
+/** The parameters of one input item: what the code that reads and checks parameters needs. */
 export interface ItemScope {
 	getNode(): INode;
 	getItemIndex(): number;
 	getNodeParameter(name: string, fallback?: unknown, options?: IGetNodeParameterOptions): unknown;
 }
 
-/** The item scope of input item `itemIndex` in a custom operation. */
+/** The item scope of input item `itemIndex`. */
 export function itemScope(ctx: IExecuteFunctions, itemIndex: number): ItemScope {
 	return {
 		getNode: () => ctx.getNode(),
@@ -47,9 +45,10 @@ export function asNodeError(node: INode, error: unknown, itemIndex: number): Nod
 }
 
 /**
- * Runs a custom operation item by item: every output item is paired with its input item (set in
+ * Runs an operation item by item: every output item is paired with its input item (set in
  * place: the items are the operation's own, and lists can hold 100,000 of them), and with Continue
- * On Fail a failing item becomes `{error}` (paired too) while the others go on.
+ * On Fail a failing item becomes `{error}` (paired too) while the others go on. Request Options >
+ * Batching pauses Batch Interval before every Items per Batch-th item, as n8n does for its own nodes.
  */
 export async function forEachItem(
 	ctx: IExecuteFunctions,
@@ -57,7 +56,9 @@ export async function forEachItem(
 ): Promise<NodeOutput> {
 	const items = ctx.getInputData();
 	const output: INodeExecutionData[] = [];
+	const batching = readBatching(ctx.getNodeParameter('requestOptions', 0, {}));
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
+		if (itemIndex > 0 && batching.intervalMs > 0 && itemIndex % batching.size === 0) await sleep(batching.intervalMs);
 		try {
 			const results = await run(itemIndex);
 			for (const result of results) {

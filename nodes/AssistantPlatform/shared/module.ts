@@ -7,12 +7,17 @@ import type {
 	NodeOutput,
 } from 'n8n-workflow';
 
-/** One resource of the Assistant Platform node: its selector entry, its fields and its programmatic parts. */
+/** What runs one operation for all input items (an `<op>.ts` file's `execute`). */
+export type OperationExecute = (this: IExecuteFunctions) => Promise<NodeOutput>;
+
+/**
+ * One resource of the Assistant Platform node: its selector entry, its fields (the operation selector
+ * first) and, per operation value, the `execute` of that operation's file.
+ */
 export interface ResourceModule {
 	resource: INodePropertyOptions;
 	properties: INodeProperties[];
-	/** Operations that need code (multipart uploads, polling, wait-and-resume), keyed by operation value. */
-	customOperations?: Record<string, (this: IExecuteFunctions) => Promise<NodeOutput>>;
+	operations: Record<string, OperationExecute>;
 	listSearch?: Record<
 		string,
 		(this: ILoadOptionsFunctions, filter?: string, paginationToken?: string) => Promise<INodeListSearchResult>

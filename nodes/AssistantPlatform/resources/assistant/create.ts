@@ -1,49 +1,13 @@
-import type {
-	IDataObject,
-	IExecuteSingleFunctions,
-	IHttpRequestOptions,
-	INodeExecutionData,
-	INodeProperties,
-} from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, NodeOutput } from 'n8n-workflow';
 
 import { additionalFieldsJson } from '../../../shared/descriptions';
-import { mergeJsonInto } from '../../shared/routing';
 import { assertNonEmpty } from '../../../shared/validation';
+import { forEachItem, itemScope } from '../../shared/items';
+import { managementRequest, withAdditionalFields } from '../../shared/request';
 
 const show = { resource: ['assistant'], operation: ['create'] };
 
-async function validateCreate(
-	this: IExecuteSingleFunctions,
-	requestOptions: IHttpRequestOptions,
-): Promise<IHttpRequestOptions> {
-	const node = this.getNode();
-	const body = { ...((requestOptions.body as Record<string, unknown>) ?? {}) };
-	body.name = assertNonEmpty(node, 'Name', body.name, this.getItemIndex());
-	body.mode = assertNonEmpty(node, 'Mode', body.mode, this.getItemIndex());
-	return { ...requestOptions, body };
-}
-
-/**
- * The platform returns the assistant's confidential key once, on create. Secrets stay out of node
- * output unless the user asks for it: by default only a hint (its last four characters) is output.
- */
-async function protectAssistantKey(
-	this: IExecuteSingleFunctions,
-	items: INodeExecutionData[],
-): Promise<INodeExecutionData[]> {
-	const reveal = this.getNodeParameter('options.includeApiKey', false) as boolean;
-	return items.map((item) => {
-		const json = { ...item.json } as IDataObject;
-		const key = json.assistantApiKey;
-		if (typeof key === 'string' && !reveal) {
-			delete json.assistantApiKey;
-			json.assistantApiKeyHint = key.length > 8 ? `…${key.slice(-4)}` : '…';
-		}
-		return { ...item, json };
-	});
-}
-
-export const createDescription: INodeProperties[] = [
+export const description: INodeProperties[] = [
 	{
 		displayName: 'Name',
 		name: 'name',
@@ -53,7 +17,6 @@ export const createDescription: INodeProperties[] = [
 		placeholder: 'e.g. Front desk',
 		description: 'Name of the assistant',
 		displayOptions: { show },
-		routing: { send: { type: 'body', property: 'name' } },
 	},
 	{
 		displayName: 'Description',
@@ -63,7 +26,6 @@ export const createDescription: INodeProperties[] = [
 		typeOptions: { rows: 2 },
 		description: 'What the assistant is for',
 		displayOptions: { show },
-		routing: { send: { type: 'body', property: 'description' } },
 	},
 	{
 		displayName: 'Mode',
@@ -73,9 +35,6 @@ export const createDescription: INodeProperties[] = [
 		description:
 			'Mode of the assistant. The platform documents the value "text"; other values depend on your account.',
 		displayOptions: { show },
-		routing: {
-			send: { type: 'body', property: 'mode', preSend: [validateCreate, mergeJsonInto()] },
-		},
 	},
 	additionalFieldsJson(show, 'create request'),
 	{
@@ -85,7 +44,6 @@ export const createDescription: INodeProperties[] = [
 		placeholder: 'Add Option',
 		default: {},
 		displayOptions: { show },
-		routing: { output: { postReceive: [protectAssistantKey] } },
 		options: [
 			{
 				displayName: 'Include API Key in Output',
@@ -98,3 +56,34 @@ export const createDescription: INodeProperties[] = [
 		],
 	},
 ];
+
+/**
+ * The platform returns the assistant's confidential key once, on create. Unless the user asks for it,
+ * only a hint (its last four characters) is output.
+ */
+function protectAssistantKey(items: INodeExecutionData[], reveal: boolean): INodeExecutionData[] {
+	if (reveal) return items;
+	for (const item of items) {
+		const key = item.json.assistantApiKey;
+		if (typeof key !== 'string') continue;
+		const json: IDataObject = { ...item.json };
+		delete json.assistantApiKey;
+		json.assistantApiKeyHint = key.length > 8 ? `…${key.slice(-4)}` : '…';
+		item.json = json;
+	}
+	return items;
+}
+
+/** POST /assistants {name, description, mode, ...Additional Fields}. */
+export async function execute(this: IExecuteFunctions): Promise<NodeOutput> {
+	const node = this.getNode();
+	return await forEachItem(this, async (itemIndex) => {
+		const body = withAdditionalFields(itemScope(this, itemIndex), {
+			name: assertNonEmpty(node, 'Name', this.getNodeParameter('name', itemIndex), itemIndex),
+			description: this.getNodeParameter('description', itemIndex, '') as string,
+			mode: assertNonEmpty(node, 'Mode', this.getNodeParameter('mode', itemIndex), itemIndex),
+		});
+		const items = await managementRequest(this, itemIndex, 'POST', '/assistants', body);
+		return protectAssistantKey(items, this.getNodeParameter('options.includeApiKey', itemIndex, false) === true);
+	});
+}

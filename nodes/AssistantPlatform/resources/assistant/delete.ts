@@ -1,10 +1,12 @@
-import type { INodeProperties } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeProperties, NodeOutput } from 'n8n-workflow';
 
 import { assistantLocator } from '../../../shared/descriptions';
+import { forEachItem, itemScope } from '../../shared/items';
+import { managementRequest, resolvePath } from '../../shared/request';
 
 const show = { resource: ['assistant'], operation: ['delete'] };
 
-export const deleteDescription: INodeProperties[] = [
+export const description: INodeProperties[] = [
 	{
 		displayName:
 			'Deleting an assistant is irreversible: its configuration is deleted and its demo and purchased numbers are released',
@@ -15,3 +17,11 @@ export const deleteDescription: INodeProperties[] = [
 	},
 	assistantLocator(show, { description: 'The assistant to delete' }),
 ];
+
+/** DELETE /assistants/{assistantId}. */
+export async function execute(this: IExecuteFunctions): Promise<NodeOutput> {
+	return await forEachItem(this, async (itemIndex) => {
+		const path = resolvePath(itemScope(this, itemIndex), '/assistants/{assistantId}', { assistantId: 'Assistant' });
+		return await managementRequest(this, itemIndex, 'DELETE', path);
+	});
+}

@@ -2,10 +2,11 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { listProperties } from '../../../shared/descriptions';
 import type { ItemScope } from '../../shared/items';
+import { listOperation } from '../../shared/lists';
 
 const show = { resource: ['assistant'], operation: ['getAll'] };
 
-export const getManyDescription: INodeProperties[] = [
+export const description: INodeProperties[] = [
 	...listProperties(show, 'assistants'),
 	{
 		displayName: 'Filters',
@@ -27,9 +28,12 @@ export const getManyDescription: INodeProperties[] = [
 ];
 
 /** Filters → query parameters, sent on every page (an empty Name Contains filters nothing). */
-export function getManyQuery(scope: ItemScope): IDataObject {
+function filtersQuery(scope: ItemScope): IDataObject {
 	const filters = (scope.getNodeParameter('filters', {}) as IDataObject) ?? {};
 	const qs: IDataObject = {};
 	if (filters.name !== undefined && filters.name !== null && String(filters.name) !== '') qs.name = String(filters.name);
 	return qs;
 }
+
+/** GET /assistants, page by page. */
+export const execute = listOperation({ path: () => '/assistants', query: filtersQuery });

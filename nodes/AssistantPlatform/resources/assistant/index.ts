@@ -1,14 +1,11 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import type { ResourceModule } from '../../shared/module';
-import { listOperation, pathFrom, sendOnce } from '../../shared/routing';
 
-import { createDescription } from './create';
-import { deleteDescription } from './delete';
-import { getManyDescription, getManyQuery } from './getMany';
-import { updatePromptDescription } from './updatePrompt';
-
-const showOnlyForAssistant = { resource: ['assistant'] };
+import * as create from './create';
+import * as del from './delete';
+import * as getMany from './getMany';
+import * as updatePrompt from './updatePrompt';
 
 const properties: INodeProperties[] = [
 	{
@@ -16,18 +13,13 @@ const properties: INodeProperties[] = [
 		name: 'operation',
 		type: 'options',
 		noDataExpression: true,
-		displayOptions: { show: showOnlyForAssistant },
+		displayOptions: { show: { resource: ['assistant'] } },
 		options: [
 			{
 				name: 'Create',
 				value: 'create',
 				action: 'Create an assistant',
 				description: 'Create an assistant; returns its ID and its confidential API key',
-				routing: {
-					request: { method: 'POST', url: '/assistants' },
-					send: { paginate: true },
-					operations: { pagination: sendOnce },
-				},
 			},
 			{
 				name: 'Delete',
@@ -35,11 +27,6 @@ const properties: INodeProperties[] = [
 				action: 'Delete an assistant',
 				description:
 					'Delete an assistant. Irreversible: its configuration is deleted and its demo and purchased numbers are released.',
-				routing: {
-					request: { method: 'DELETE', url: '=/assistants' },
-					send: { paginate: true, preSend: [pathFrom('/assistants/{assistantId}', { assistantId: 'Assistant' })] },
-					operations: { pagination: sendOnce },
-				},
 			},
 			{
 				name: 'Get Many',
@@ -52,22 +39,14 @@ const properties: INodeProperties[] = [
 				value: 'updatePrompt',
 				action: 'Update the prompt of an assistant',
 				description: "Replace the assistant's prompt",
-				routing: {
-					request: { method: 'PATCH', url: '=/assistants' },
-					send: {
-						paginate: true,
-						preSend: [pathFrom('/assistants/{assistantId}/prompt', { assistantId: 'Assistant' })],
-					},
-					operations: { pagination: sendOnce },
-				},
 			},
 		],
 		default: 'getAll',
 	},
-	...createDescription,
-	...deleteDescription,
-	...getManyDescription,
-	...updatePromptDescription,
+	...create.description,
+	...del.description,
+	...getMany.description,
+	...updatePrompt.description,
 ];
 
 export const assistantResource: ResourceModule = {
@@ -77,7 +56,10 @@ export const assistantResource: ResourceModule = {
 		description: 'Create, list and delete assistants, and update their prompt',
 	},
 	properties,
-	customOperations: {
-		getAll: listOperation({ path: () => '/assistants', query: getManyQuery }),
+	operations: {
+		create: create.execute,
+		delete: del.execute,
+		getAll: getMany.execute,
+		updatePrompt: updatePrompt.execute,
 	},
 };

@@ -1,25 +1,13 @@
-import type { IExecuteSingleFunctions, IHttpRequestOptions, INodeProperties } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeProperties, NodeOutput } from 'n8n-workflow';
 
 import { additionalFieldsJson, assistantLocator } from '../../../shared/descriptions';
-import { mergeJsonInto } from '../../shared/routing';
 import { assertNonEmpty } from '../../../shared/validation';
+import { forEachItem, itemScope } from '../../shared/items';
+import { managementRequest, resolvePath, withAdditionalFields } from '../../shared/request';
 
 const show = { resource: ['assistant'], operation: ['updatePrompt'] };
 
-async function validatePrompt(
-	this: IExecuteSingleFunctions,
-	requestOptions: IHttpRequestOptions,
-): Promise<IHttpRequestOptions> {
-	const body = { ...((requestOptions.body as Record<string, unknown>) ?? {}) };
-	if (typeof body.prompt !== 'string') {
-		body.prompt = assertNonEmpty(this.getNode(), 'Prompt', body.prompt, this.getItemIndex());
-	} else if (body.prompt.trim() === '') {
-		assertNonEmpty(this.getNode(), 'Prompt', '', this.getItemIndex());
-	}
-	return { ...requestOptions, body };
-}
-
-export const updatePromptDescription: INodeProperties[] = [
+export const description: INodeProperties[] = [
 	assistantLocator(show),
 	{
 		displayName: 'Prompt',
@@ -30,9 +18,19 @@ export const updatePromptDescription: INodeProperties[] = [
 		typeOptions: { rows: 8 },
 		description: 'The new prompt. It replaces the current one.',
 		displayOptions: { show },
-		routing: {
-			send: { type: 'body', property: 'prompt', preSend: [validatePrompt, mergeJsonInto()] },
-		},
 	},
 	additionalFieldsJson(show, 'prompt update'),
 ];
+
+/** PATCH /assistants/{assistantId}/prompt {prompt}: a blank prompt is refused, a given one sent as typed. */
+export async function execute(this: IExecuteFunctions): Promise<NodeOutput> {
+	const node = this.getNode();
+	return await forEachItem(this, async (itemIndex) => {
+		const scope = itemScope(this, itemIndex);
+		const path = resolvePath(scope, '/assistants/{assistantId}/prompt', { assistantId: 'Assistant' });
+		const value = this.getNodeParameter('prompt', itemIndex);
+		const prompt = typeof value === 'string' && value.trim() !== '' ? value : assertNonEmpty(node, 'Prompt', value, itemIndex);
+		const body = withAdditionalFields(scope, { prompt });
+		return await managementRequest(this, itemIndex, 'PATCH', path, body);
+	});
+}

@@ -25,7 +25,7 @@ export const DEFAULT_MAX_WAIT_SECONDS = 300;
 export const MAX_WAIT_LIMIT_SECONDS = 3600;
 export const DEFAULT_INITIAL_DELAY_MS = 2000;
 
-export const getDescription: INodeProperties[] = [
+export const description: INodeProperties[] = [
 	{
 		displayName: 'Internal ID',
 		name: 'internalId',
@@ -157,7 +157,7 @@ async function readOne(
 }
 
 /** Call Status → Get: GET /getDialstatus/{internal_id} for each item. */
-export async function getCallStatus(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const items = this.getInputData();
 	const node = this.getNode();
 	const continueOnFail = this.continueOnFail();

@@ -2,7 +2,7 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import type { ResourceModule } from '../../shared/module';
 
-import { getCallStatus, getDescription } from './get';
+import * as get from './get';
 
 const properties: INodeProperties[] = [
 	{
@@ -22,7 +22,7 @@ const properties: INodeProperties[] = [
 		],
 		default: 'get',
 	},
-	...getDescription,
+	...get.description,
 ];
 
 export const callStatusResource: ResourceModule = {
@@ -32,6 +32,5 @@ export const callStatusResource: ResourceModule = {
 		description: 'Read the outcome of a placed call',
 	},
 	properties,
-	// Programmatic: the read waits (bounded backoff) while the call record is not persisted yet.
-	customOperations: { get: getCallStatus },
+	operations: { get: get.execute },
 };

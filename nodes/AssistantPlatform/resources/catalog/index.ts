@@ -1,22 +1,11 @@
-import type { IExecuteSingleFunctions, IHttpRequestOptions, INodeProperties } from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
 
-import { assistantLocator, listProperties } from '../../../shared/descriptions';
 import type { ResourceModule } from '../../shared/module';
-import { showOperations } from '../../shared/module';
-import { listOperation, readOnce, resolvePath } from '../../shared/routing';
 
-import { assertProviderKind, providerKindOptions } from './catalogReader';
-
-const showFor = showOperations('catalog');
-
-/** preSend: GET /catalog/providers/{kind}, the kind checked (it may come from an expression). */
-async function providersPath(
-	this: IExecuteSingleFunctions,
-	requestOptions: IHttpRequestOptions,
-): Promise<IHttpRequestOptions> {
-	const kind = assertProviderKind(this, this.getNodeParameter('providerKind', ''), this.getItemIndex());
-	return { ...requestOptions, url: `/catalog/providers/${kind}` };
-}
+import * as getAssistantTools from './getAssistantTools';
+import * as getProviders from './getProviders';
+import * as getTools from './getTools';
+import { getCatalogTools, searchProviderModels, searchProviders } from './methods';
 
 const properties: INodeProperties[] = [
 	{
@@ -37,11 +26,6 @@ const properties: INodeProperties[] = [
 				value: 'getProviders',
 				action: 'Get the providers of a kind',
 				description: 'List the supported providers of one kind (TTS, ASR, LLM or audio-to-audio) with their models',
-				routing: {
-					request: { method: 'GET', url: '=/catalog/providers' },
-					send: { paginate: true, preSend: [providersPath] },
-					operations: { pagination: readOnce },
-				},
 			},
 			{
 				name: 'Get Tools',
@@ -52,18 +36,9 @@ const properties: INodeProperties[] = [
 		],
 		default: 'getProviders',
 	},
-	{
-		displayName: 'Kind',
-		name: 'providerKind',
-		type: 'options',
-		options: providerKindOptions,
-		default: 'llm',
-		description: 'Which provider catalog to read',
-		displayOptions: { show: showFor('getProviders') },
-	},
-	...listProperties(showFor('getTools'), 'tools'),
-	assistantLocator(showFor('getAssistantTools'), { description: 'The assistant whose tools to list' }),
-	...listProperties(showFor('getAssistantTools'), 'tools'),
+	...getProviders.description,
+	...getTools.description,
+	...getAssistantTools.description,
 ];
 
 export const catalogResource: ResourceModule = {
@@ -73,10 +48,11 @@ export const catalogResource: ResourceModule = {
 		description: 'Read the provider and tool catalogs',
 	},
 	properties,
-	customOperations: {
-		getAssistantTools: listOperation({
-			path: (scope) => resolvePath(scope, '/catalog/assistants/{assistantId}/tools', { assistantId: 'Assistant' }),
-		}),
-		getTools: listOperation({ path: () => '/catalog/tools' }),
+	operations: {
+		getAssistantTools: getAssistantTools.execute,
+		getProviders: getProviders.execute,
+		getTools: getTools.execute,
 	},
+	listSearch: { searchProviders, searchProviderModels },
+	loadOptions: { getCatalogTools },
 };

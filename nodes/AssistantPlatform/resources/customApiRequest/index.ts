@@ -2,7 +2,9 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import type { ResourceModule } from '../../shared/module';
 
-import { RESOURCE, customRequest, requestDescription } from './request';
+import * as request from './request';
+
+const { RESOURCE } = request;
 
 const properties: INodeProperties[] = [
 	{
@@ -21,7 +23,7 @@ const properties: INodeProperties[] = [
 		],
 		default: 'request',
 	},
-	...requestDescription,
+	...request.description,
 ];
 
 export const customApiRequestResource: ResourceModule = {
@@ -31,5 +33,5 @@ export const customApiRequestResource: ResourceModule = {
 		description: 'Call any management API endpoint with the portal credential',
 	},
 	properties,
-	customOperations: { request: customRequest },
+	operations: { request: request.execute },
 };

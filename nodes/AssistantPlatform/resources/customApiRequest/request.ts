@@ -10,7 +10,8 @@ import type {
 import { listProperties } from '../../../shared/descriptions';
 import type { ItemScope } from '../../shared/items';
 import { forEachItem, itemScope } from '../../shared/items';
-import { readListItems, readPageWalkOptions, toItems } from '../../shared/routing';
+import { readListItems, readPageWalkOptions } from '../../shared/lists';
+import { toItems } from '../../shared/request';
 import { portalBaseUrl, portalRequest } from '../../../shared/transport';
 import { assertNonEmpty, invalid } from '../../../shared/validation';
 
@@ -138,7 +139,7 @@ export function buildRequest(scope: ItemScope): CustomRequest {
  * query parameter on every page). Other GETs are reads (bounded retries); POST, PUT, PATCH and
  * DELETE are writes, sent once.
  */
-export async function customRequest(this: IExecuteFunctions): Promise<NodeOutput> {
+export async function execute(this: IExecuteFunctions): Promise<NodeOutput> {
 	let baseURL: string | undefined;
 	return await forEachItem(this, async (itemIndex) => {
 		const scope = itemScope(this, itemIndex);
@@ -161,7 +162,7 @@ export async function customRequest(this: IExecuteFunctions): Promise<NodeOutput
 
 const paginatedShow = { ...show, method: ['GET'], paginate: [true] };
 
-export const requestDescription: INodeProperties[] = [
+export const description: INodeProperties[] = [
 	{
 		displayName:
 			'Reaches any management endpoint under /api/v1 with the Portal API credential, e.g. number routing, DTMF, knowledge, provider-wallet keys, plugin instances, filler lists and analytics',

@@ -2,8 +2,7 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import type { ResourceModule } from '../../shared/module';
 
-import { placementProperties } from '../../../shared/placementFields';
-import { placeCall } from './placeCall';
+import * as placeCall from './placeCall';
 
 const properties: INodeProperties[] = [
 	{
@@ -23,7 +22,7 @@ const properties: INodeProperties[] = [
 		],
 		default: 'placeCall',
 	},
-	...placementProperties({ resource: ['outboundCall'], operation: ['placeCall'] }, 'placeCall'),
+	...placeCall.description,
 ];
 
 export const outboundCallResource: ResourceModule = {
@@ -33,6 +32,5 @@ export const outboundCallResource: ResourceModule = {
 		description: 'Place phone calls through the platform trunks or your PBX',
 	},
 	properties,
-	// Programmatic: exactly-once placement, validation of every item first, batching, per-item outcomes.
-	customOperations: { placeCall },
+	operations: { placeCall: placeCall.execute },
 };

@@ -1,7 +1,8 @@
-import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { asNodeError } from '../../shared/items';
 import { outboundBaseUrl } from '../../../shared/transport';
+import { placementProperties } from '../../../shared/placementFields';
 import { runInBatches } from '../../../shared/batches';
 import { outboundApi, readBatching, readRequestSettings } from '../../../shared/outbound';
 
@@ -16,6 +17,8 @@ import {
 	refuseAutomaticRetry,
 } from '../../../shared/placement';
 
+export const description: INodeProperties[] = placementProperties({ resource: ['outboundCall'], operation: ['placeCall'] }, 'placeCall');
+
 type NodeFailure = Error & { description?: string | null; httpCode?: string | null };
 
 const LISTED_IDS = 50;
@@ -29,7 +32,7 @@ const LISTED_IDS = 50;
  * batches. Without Continue On Fail the first failure ends the run after the current batch and the
  * error lists the calls already placed (n8n discards the node's output when it fails).
  */
-export async function placeCall(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const node = this.getNode();
 	const items = this.getInputData();
 	const continueOnFail = this.continueOnFail();

@@ -1,8 +1,6 @@
 import type {
 	IBinaryData,
 	IDisplayOptions,
-	IExecuteSingleFunctions,
-	IHttpRequestOptions,
 	INode,
 	INodeExecutionData,
 	INodeProperties,
@@ -35,20 +33,7 @@ export function readRagId(
 	return assertRagId(node, field, value, itemIndex);
 }
 
-/**
- * preSend: resolves `{ragId}` in a path from the RAG Collection locator, rejecting an empty value
- * or one that is not `rag_` followed by letters and digits, before anything is sent.
- */
-export function ragPath(template: string) {
-	return async function (
-		this: IExecuteSingleFunctions,
-		requestOptions: IHttpRequestOptions,
-	): Promise<IHttpRequestOptions> {
-		return { ...requestOptions, url: ragPathOf(this, template) };
-	};
-}
-
-/** `template` with `{ragId}` from the RAG Collection locator of one item, checked as ragPath does. */
+/** `template` with `{ragId}` from the RAG Collection locator of one item: empty values and values not of the rag_ form are refused before anything is sent. */
 export function ragPathOf(scope: ItemScope, template: string): string {
 	const value = scope.getNodeParameter('ragId', '', { extractValue: true });
 	const ragId = readRagId(scope.getNode(), value, scope.getItemIndex());

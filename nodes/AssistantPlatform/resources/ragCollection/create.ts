@@ -1,28 +1,15 @@
-import type { IExecuteSingleFunctions, IHttpRequestOptions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties, NodeOutput } from 'n8n-workflow';
 
 import { additionalFieldsJson } from '../../../shared/descriptions';
-import { mergeJsonInto } from '../../shared/routing';
 import { assertNonEmpty } from '../../../shared/validation';
+import { forEachItem, itemScope } from '../../shared/items';
+import { managementRequest, withAdditionalFields } from '../../shared/request';
 
 import { showFor } from './common';
 
 const show = showFor('create');
 
-/** Name is required and trimmed; an empty description is left out of the body (it is optional). */
-async function validateCreate(
-	this: IExecuteSingleFunctions,
-	requestOptions: IHttpRequestOptions,
-): Promise<IHttpRequestOptions> {
-	const node = this.getNode();
-	const body = { ...((requestOptions.body as Record<string, unknown>) ?? {}) };
-	body.name = assertNonEmpty(node, 'Name', body.name, this.getItemIndex());
-	if (typeof body.description !== 'string' || body.description.trim() === '') {
-		delete body.description;
-	}
-	return { ...requestOptions, body };
-}
-
-export const createDescription: INodeProperties[] = [
+export const description: INodeProperties[] = [
 	{
 		displayName: 'Name',
 		name: 'name',
@@ -32,7 +19,6 @@ export const createDescription: INodeProperties[] = [
 		placeholder: 'e.g. Product manuals',
 		description: 'Name of the collection',
 		displayOptions: { show },
-		routing: { send: { type: 'body', property: 'name' } },
 	},
 	{
 		displayName: 'Description',
@@ -42,9 +28,17 @@ export const createDescription: INodeProperties[] = [
 		typeOptions: { rows: 2 },
 		description: 'What the collection contains. Left out of the request when empty.',
 		displayOptions: { show },
-		routing: {
-			send: { type: 'body', property: 'description', preSend: [validateCreate, mergeJsonInto()] },
-		},
 	},
 	additionalFieldsJson(show, 'create request'),
 ];
+
+/** POST /rag/collections {name, description?}: Name required; an empty Description is left out. */
+export async function execute(this: IExecuteFunctions): Promise<NodeOutput> {
+	const node = this.getNode();
+	return await forEachItem(this, async (itemIndex) => {
+		const body: IDataObject = { name: assertNonEmpty(node, 'Name', this.getNodeParameter('name', itemIndex), itemIndex) };
+		const text = this.getNodeParameter('description', itemIndex, '');
+		if (typeof text === 'string' && text.trim() !== '') body.description = text;
+		return await managementRequest(this, itemIndex, 'POST', '/rag/collections', withAdditionalFields(itemScope(this, itemIndex), body));
+	});
+}

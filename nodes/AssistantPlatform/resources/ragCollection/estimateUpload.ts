@@ -1,9 +1,4 @@
-import type {
-	IDataObject,
-	IExecuteSingleFunctions,
-	IHttpRequestOptions,
-	INodeProperties,
-} from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties, NodeOutput } from 'n8n-workflow';
 
 import { CHUNK_SIZE_DEFAULT } from '../../../shared/constants';
 import { additionalFieldsJson, ragCollectionLocator } from '../../../shared/descriptions';
@@ -14,6 +9,8 @@ import {
 	invalid,
 	parseJsonObject,
 } from '../../../shared/validation';
+import { forEachItem } from '../../shared/items';
+import { managementRequest } from '../../shared/request';
 
 import {
 	assertWithinAllowance,
@@ -27,27 +24,25 @@ import {
 const show = showFor('estimateUpload');
 
 /**
- * preSend: builds `{ragId?, chunkSize, files: [{fileName, sizeBytes}]}` from the input item's binary
- * data (the same files Upload Documents would send) or from a typed list, checking chunk size, file
- * types and the 200 MB allowance before anything is sent.
+ * `{ragId?, chunkSize, files: [{fileName, sizeBytes}]}` from the input item's binary data (the same
+ * files Upload Documents would send) or from a typed list, checking chunk size, file types and the
+ * 200 MB allowance before anything is sent. Additional Fields (JSON) are merged in as they are.
  */
-async function buildEstimate(
-	this: IExecuteSingleFunctions,
-	requestOptions: IHttpRequestOptions,
-): Promise<IHttpRequestOptions> {
-	const node = this.getNode();
-	const itemIndex = this.getItemIndex();
-	const chunkSize = assertChunkSize(node, this.getNodeParameter('chunkSize', CHUNK_SIZE_DEFAULT), itemIndex);
+async function buildEstimate(ctx: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
+	const node = ctx.getNode();
+	const parameter = (name: string, fallback: unknown, options?: { extractValue: boolean }) =>
+		ctx.getNodeParameter(name, itemIndex, fallback, options);
+	const chunkSize = assertChunkSize(node, parameter('chunkSize', CHUNK_SIZE_DEFAULT), itemIndex);
 
 	const body: IDataObject = {};
-	const ragValue = this.getNodeParameter('ragId', '', { extractValue: true });
+	const ragValue = parameter('ragId', '', { extractValue: true });
 	if (ragValue !== undefined && ragValue !== null && String(ragValue).trim() !== '') {
 		body.ragId = readRagId(node, ragValue, itemIndex);
 	}
 	body.chunkSize = chunkSize;
 
-	if (this.getNodeParameter('filesFrom', 'binary') === 'list') {
-		const rows = (this.getNodeParameter('fileList.files', []) as IDataObject[]) ?? [];
+	if (parameter('filesFrom', 'binary') === 'list') {
+		const rows = (parameter('fileList.files', []) as IDataObject[]) ?? [];
 		if (rows.length === 0) {
 			throw invalid(node, 'Files', 'add at least one file (File Name and Size in Bytes)', itemIndex);
 		}
@@ -77,12 +72,12 @@ async function buildEstimate(
 		const selected = await selectFiles(
 			node,
 			{
-				item: this.getInputData(),
-				assertBinaryData: (property) => this.helpers.assertBinaryData(property),
-				getBuffer: async (property) => await this.helpers.getBinaryDataBuffer(property),
+				item: ctx.getInputData()[itemIndex],
+				assertBinaryData: (property) => ctx.helpers.assertBinaryData(itemIndex, property),
+				getBuffer: async (property) => await ctx.helpers.getBinaryDataBuffer(itemIndex, property),
 			},
-			this.getNodeParameter('binarySelection', 'named'),
-			this.getNodeParameter('binaryPropertyName', 'data'),
+			parameter('binarySelection', 'named'),
+			parameter('binaryPropertyName', 'data'),
 			itemIndex,
 		);
 		body.files = selected.map((file) => ({ fileName: file.fileName, sizeBytes: file.sizeBytes }));
@@ -91,15 +86,13 @@ async function buildEstimate(
 	const extra = parseJsonObject(
 		node,
 		'Additional Fields (JSON)',
-		this.getNodeParameter('additionalFieldsJson', ''),
+		parameter('additionalFieldsJson', ''),
 		itemIndex,
 	);
-	return { ...requestOptions, body: { ...body, ...extra } };
+	return { ...body, ...extra };
 }
 
-export const estimateUploadPreSend = [buildEstimate];
-
-export const estimateUploadDescription: INodeProperties[] = [
+export const description: INodeProperties[] = [
 	ragCollectionLocator(show, {
 		required: false,
 		description:
@@ -164,3 +157,11 @@ export const estimateUploadDescription: INodeProperties[] = [
 	chunkSizeProperty(show),
 	additionalFieldsJson(show, 'estimate request'),
 ];
+
+/** POST /rag/documents/estimate: what an upload would use, and whether it fits the allowance. */
+export async function execute(this: IExecuteFunctions): Promise<NodeOutput> {
+	return await forEachItem(this, async (itemIndex) => {
+		const body = await buildEstimate(this, itemIndex);
+		return await managementRequest(this, itemIndex, 'POST', '/rag/documents/estimate', body);
+	});
+}

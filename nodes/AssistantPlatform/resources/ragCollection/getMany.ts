@@ -1,7 +1,11 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { listProperties } from '../../../shared/descriptions';
+import { listOperation } from '../../shared/lists';
 
 import { showFor } from './common';
 
-export const getManyDescription: INodeProperties[] = [...listProperties(showFor('getAll'), 'collections')];
+export const description: INodeProperties[] = [...listProperties(showFor('getAll'), 'collections')];
+
+/** GET /rag/collections, page by page. */
+export const execute = listOperation({ path: () => '/rag/collections' });

@@ -1,12 +1,16 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { listProperties, ragCollectionLocator } from '../../../shared/descriptions';
+import { listOperation } from '../../shared/lists';
 
-import { showFor } from './common';
+import { ragPathOf, showFor } from './common';
 
 const show = showFor('getManyDocuments');
 
-export const getManyDocumentsDescription: INodeProperties[] = [
+export const description: INodeProperties[] = [
 	ragCollectionLocator(show, { description: 'The collection whose documents to list' }),
 	...listProperties(show, 'documents'),
 ];
+
+/** GET /rag/collections/{ragId}/documents, page by page. */
+export const execute = listOperation({ path: (scope) => ragPathOf(scope, '/rag/collections/{ragId}/documents') });

@@ -8,7 +8,7 @@ import { readUpload, readWaitSettings, waitForUpload, waitProperties } from './w
 
 const show = showFor('getUploadProgress');
 
-export const getUploadProgressDescription: INodeProperties[] = [
+export const description: INodeProperties[] = [
 	{
 		displayName: 'Upload ID',
 		name: 'uploadId',
@@ -23,7 +23,7 @@ export const getUploadProgressDescription: INodeProperties[] = [
 ];
 
 /** GET /rag/uploads/{uploadId}: the current state, or (Wait for Processing) the final one. */
-export async function getUploadProgress(this: IExecuteFunctions): Promise<NodeOutput> {
+export async function execute(this: IExecuteFunctions): Promise<NodeOutput> {
 	const node = this.getNode();
 	return await forEachItem(this, async (itemIndex) => {
 		const uploadId = assertNonEmpty(node, 'Upload ID', this.getNodeParameter('uploadId', itemIndex, ''), itemIndex);

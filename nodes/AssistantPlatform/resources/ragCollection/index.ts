@@ -1,16 +1,15 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import type { ResourceModule } from '../../shared/module';
-import { listOperation, sendOnce } from '../../shared/routing';
 
-import { RESOURCE, ragPath, ragPathOf } from './common';
-import { createDescription } from './create';
-import { deleteDescription } from './delete';
-import { estimateUploadDescription, estimateUploadPreSend } from './estimateUpload';
-import { getManyDescription } from './getMany';
-import { getManyDocumentsDescription } from './getManyDocuments';
-import { getUploadProgress, getUploadProgressDescription } from './getUploadProgress';
-import { uploadDocuments, uploadDocumentsDescription } from './uploadDocuments';
+import { RESOURCE } from './common';
+import * as create from './create';
+import * as del from './delete';
+import * as estimateUpload from './estimateUpload';
+import * as getMany from './getMany';
+import * as getManyDocuments from './getManyDocuments';
+import * as getUploadProgress from './getUploadProgress';
+import * as uploadDocuments from './uploadDocuments';
 
 const properties: INodeProperties[] = [
 	{
@@ -25,22 +24,12 @@ const properties: INodeProperties[] = [
 				value: 'create',
 				action: 'Create a RAG collection',
 				description: 'Create an empty retrieval collection',
-				routing: {
-					request: { method: 'POST', url: '/rag/collections' },
-					send: { paginate: true },
-					operations: { pagination: sendOnce },
-				},
 			},
 			{
 				name: 'Delete',
 				value: 'delete',
 				action: 'Delete a RAG collection',
 				description: 'Delete a collection and its documents. Fails while it is attached to an assistant.',
-				routing: {
-					request: { method: 'DELETE', url: '=/rag/collections' },
-					send: { paginate: true, preSend: [ragPath('/rag/collections/{ragId}')] },
-					operations: { pagination: sendOnce },
-				},
 			},
 			{
 				name: 'Estimate Upload',
@@ -48,11 +37,6 @@ const properties: INodeProperties[] = [
 				action: 'Estimate a document upload',
 				description:
 					'Estimate the chunks and storage an upload would use, and whether it fits the 200 MB allowance',
-				routing: {
-					request: { method: 'POST', url: '/rag/documents/estimate' },
-					send: { paginate: true, preSend: estimateUploadPreSend },
-					operations: { pagination: sendOnce },
-				},
 			},
 			{
 				name: 'Get Many',
@@ -82,13 +66,13 @@ const properties: INodeProperties[] = [
 		],
 		default: 'getAll',
 	},
-	...createDescription,
-	...deleteDescription,
-	...estimateUploadDescription,
-	...getManyDescription,
-	...getManyDocumentsDescription,
-	...getUploadProgressDescription,
-	...uploadDocumentsDescription,
+	...create.description,
+	...del.description,
+	...estimateUpload.description,
+	...getMany.description,
+	...getManyDocuments.description,
+	...getUploadProgress.description,
+	...uploadDocuments.description,
 ];
 
 export const ragCollectionResource: ResourceModule = {
@@ -98,10 +82,13 @@ export const ragCollectionResource: ResourceModule = {
 		description: 'Manage retrieval collections and their documents',
 	},
 	properties,
-	customOperations: {
-		getAll: listOperation({ path: () => '/rag/collections' }),
-		getManyDocuments: listOperation({ path: (scope) => ragPathOf(scope, '/rag/collections/{ragId}/documents') }),
-		uploadDocuments,
-		getUploadProgress,
+	operations: {
+		create: create.execute,
+		delete: del.execute,
+		estimateUpload: estimateUpload.execute,
+		getAll: getMany.execute,
+		getManyDocuments: getManyDocuments.execute,
+		getUploadProgress: getUploadProgress.execute,
+		uploadDocuments: uploadDocuments.execute,
 	},
 };

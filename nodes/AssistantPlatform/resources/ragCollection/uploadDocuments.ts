@@ -26,7 +26,7 @@ const show = showFor('uploadDocuments');
 /** Uploads of up to 200 MB take longer than the default 30 s request timeout. */
 const UPLOAD_TIMEOUT_MS = 600_000;
 
-export const uploadDocumentsDescription: INodeProperties[] = [
+export const description: INodeProperties[] = [
 	ragCollectionLocator(show, { description: 'The collection to upload the documents to' }),
 	...binarySelectionProperties(show),
 	chunkSizeProperty(show),
@@ -43,7 +43,7 @@ export const uploadDocumentsDescription: INodeProperties[] = [
  * and a text field "chunkSize". Everything is checked before sending; the upload is a write and is
  * sent once, never retried.
  */
-export async function uploadDocuments(this: IExecuteFunctions): Promise<NodeOutput> {
+export async function execute(this: IExecuteFunctions): Promise<NodeOutput> {
 	const node = this.getNode();
 	return await forEachItem(this, async (itemIndex) => {
 		const ragId = readRagId(node, this.getNodeParameter('ragId', itemIndex, '', { extractValue: true }), itemIndex);

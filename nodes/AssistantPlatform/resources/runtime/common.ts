@@ -1,21 +1,39 @@
-import type { IExecuteSingleFunctions } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import { showOperations } from '../../shared/module';
+import { redactUrlFields } from '../../../shared/redact';
 import { invalid } from '../../../shared/validation';
+import type { ItemScope } from '../../shared/items';
+import { showOperations } from '../../shared/module';
+import { managementRequest, resolvePath, withAdditionalFields } from '../../shared/request';
 
 export { readText, splitList } from '../../../shared/text';
 
 export const showFor = showOperations('runtime');
 
+/** /assistants/{assistantId}`suffix`, the Assistant locator checked before anything else of the item. */
+export function assistantPath(scope: ItemScope, suffix: string): string {
+	return resolvePath(scope, `/assistants/{assistantId}${suffix}`, { assistantId: 'Assistant' });
+}
+
+/**
+ * Every runtime write: PATCH `path` with `body` and Additional Fields (JSON) merged in, sent once.
+ * Hook URLs in the answer are output like every URL handed to the platform (redactUrl).
+ */
+export async function patchRuntime(
+	ctx: IExecuteFunctions,
+	scope: ItemScope,
+	path: string,
+	body: IDataObject,
+): Promise<INodeExecutionData[]> {
+	const items = await managementRequest(ctx, scope.getItemIndex(), 'PATCH', path, withAdditionalFields(scope, body));
+	for (const item of items) item.json = redactUrlFields(item.json);
+	return items;
+}
+
 /** A boolean parameter, tolerating "true"/"false" from an expression; anything else is rejected. */
-export function readBoolean(
-	ctx: IExecuteSingleFunctions,
-	parameter: string,
-	label: string,
-	fallback: boolean,
-): boolean {
-	const value = ctx.getNodeParameter(parameter, fallback) as unknown;
+export function readBoolean(scope: ItemScope, parameter: string, label: string, fallback: boolean): boolean {
+	const value = scope.getNodeParameter(parameter, fallback) as unknown;
 	if (typeof value === 'boolean') return value;
 	if (value === 'true' || value === 'false') return value === 'true';
-	throw invalid(ctx.getNode(), label, `must be true or false (got ${JSON.stringify(value)})`, ctx.getItemIndex());
+	throw invalid(scope.getNode(), label, `must be true or false (got ${JSON.stringify(value)})`, scope.getItemIndex());
 }

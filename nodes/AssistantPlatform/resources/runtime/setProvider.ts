@@ -1,51 +1,15 @@
-import type {
-	IDataObject,
-	IExecuteSingleFunctions,
-	IHttpRequestOptions,
-	INodeProperties,
-} from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties, NodeOutput } from 'n8n-workflow';
 
 import { assistantLocator } from '../../../shared/descriptions';
 import { assertNonEmpty, parseJsonObject } from '../../../shared/validation';
+import { forEachItem, itemScope } from '../../shared/items';
 import { assertProviderKind, providerKindOptions } from '../catalog/catalogReader';
 
-import { readText, showFor } from './common';
+import { assistantPath, patchRuntime, readText, showFor } from './common';
 
 const show = showFor('setProvider');
 
-/**
- * preSend: PATCH /assistants/{assistantId}/runtime/{kind} with
- * {providerId, model?, voice?, language?, settings?} (docs/assumptions.md row 6).
- * Runs after pathFrom('/assistants/{assistantId}/runtime').
- */
-export async function buildProviderRequest(
-	this: IExecuteSingleFunctions,
-	requestOptions: IHttpRequestOptions,
-): Promise<IHttpRequestOptions> {
-	const node = this.getNode();
-	const itemIndex = this.getItemIndex();
-	const kind = assertProviderKind(this, this.getNodeParameter('providerKind', ''), itemIndex);
-	const providerId = assertNonEmpty(
-		node,
-		'Provider',
-		this.getNodeParameter('providerId', '', { extractValue: true }),
-		itemIndex,
-	);
-	const body: IDataObject = { providerId };
-	const model = readText(this.getNodeParameter('model', '', { extractValue: true }));
-	if (model !== '') body.model = model;
-	const options = (this.getNodeParameter('providerOptions', {}) ?? {}) as IDataObject;
-	const voice = readText(options.voice);
-	if (voice !== '') body.voice = voice;
-	const language = readText(options.language);
-	if (language !== '') body.language = language;
-	if (options.settings !== undefined) {
-		body.settings = parseJsonObject(node, 'Settings', options.settings, itemIndex);
-	}
-	return { ...requestOptions, url: `${requestOptions.url}/${kind}`, body };
-}
-
-export const setProviderDescription: INodeProperties[] = [
+export const description: INodeProperties[] = [
 	assistantLocator(show),
 	{
 		displayName: 'Kind',
@@ -138,3 +102,34 @@ export const setProviderDescription: INodeProperties[] = [
 		],
 	},
 ];
+
+/**
+ * PATCH /assistants/{assistantId}/runtime/{kind} {providerId, model?, voice?, language?, settings?}
+ * (docs/assumptions.md row 6): empty Model, Voice and Language are left out.
+ */
+export async function execute(this: IExecuteFunctions): Promise<NodeOutput> {
+	const node = this.getNode();
+	return await forEachItem(this, async (itemIndex) => {
+		const scope = itemScope(this, itemIndex);
+		const runtimePath = assistantPath(scope, '/runtime');
+		const kind = assertProviderKind(this, this.getNodeParameter('providerKind', itemIndex, ''), itemIndex);
+		const providerId = assertNonEmpty(
+			node,
+			'Provider',
+			this.getNodeParameter('providerId', itemIndex, '', { extractValue: true }),
+			itemIndex,
+		);
+		const body: IDataObject = { providerId };
+		const model = readText(this.getNodeParameter('model', itemIndex, '', { extractValue: true }));
+		if (model !== '') body.model = model;
+		const options = (this.getNodeParameter('providerOptions', itemIndex, {}) ?? {}) as IDataObject;
+		const voice = readText(options.voice);
+		if (voice !== '') body.voice = voice;
+		const language = readText(options.language);
+		if (language !== '') body.language = language;
+		if (options.settings !== undefined) {
+			body.settings = parseJsonObject(node, 'Settings', options.settings, itemIndex);
+		}
+		return await patchRuntime(this, scope, `${runtimePath}/${kind}`, body);
+	});
+}

@@ -1,17 +1,14 @@
-import type {
-	IDataObject,
-	IExecuteSingleFunctions,
-	IHttpRequestOptions,
-	INodeProperties,
-} from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties, NodeOutput } from 'n8n-workflow';
 
 import { TOOL_KINDS } from '../../../shared/constants';
 import { assistantLocator } from '../../../shared/descriptions';
 import { invalid } from '../../../shared/validation';
+import type { ItemScope } from '../../shared/items';
+import { forEachItem, itemScope } from '../../shared/items';
 import type { BoundTool, CatalogTool } from '../catalog/catalogReader';
 import { readAssistantTools, readToolCatalog } from '../catalog/catalogReader';
 
-import { readText, showFor } from './common';
+import { assistantPath, patchRuntime, readText, showFor } from './common';
 
 const show = showFor('updateTools');
 
@@ -34,7 +31,7 @@ interface ToolBinding {
 }
 
 function readEntries(
-	ctx: IExecuteSingleFunctions,
+	ctx: ItemScope,
 	parameter: string,
 	title: string,
 	removal: boolean,
@@ -84,7 +81,7 @@ const instanceOf = (tool: CatalogTool) =>
  * - a tool name offered by several instances needs the Subscription Name to pick one.
  */
 async function resolveEntry(
-	ctx: IExecuteSingleFunctions,
+	ctx: ItemScope,
 	entry: ToolEntry,
 	loadCatalog: () => Promise<CatalogTool[]>,
 	loadBound: () => Promise<BoundTool[]>,
@@ -179,39 +176,6 @@ async function resolveEntry(
 	return { toolName, subscriptionName: instance };
 }
 
-/** preSend: PATCH /assistants/{assistantId}/runtime/tools with {tools, deleteTools} (assumptions row 9). */
-export async function buildToolsRequest(
-	this: IExecuteSingleFunctions,
-	requestOptions: IHttpRequestOptions,
-): Promise<IHttpRequestOptions> {
-	const itemIndex = this.getItemIndex();
-	const toAdd = readEntries(this, 'toolsToAdd', 'Tools to Add', false);
-	const toRemove = readEntries(this, 'toolsToRemove', 'Tools to Remove', true);
-	if (toAdd.length + toRemove.length === 0) {
-		throw invalid(
-			this.getNode(),
-			'Tools to Add',
-			'add at least one tool to add or to remove (Tools to Add or Tools to Remove)',
-			itemIndex,
-		);
-	}
-	// The catalog (and, for removals, the assistant's bindings) are read only when an entry needs them.
-	let catalog: Promise<CatalogTool[]> | undefined;
-	let bound: Promise<BoundTool[]> | undefined;
-	const loadCatalog = async () => await (catalog ??= readToolCatalog(this, itemIndex));
-	const loadBound = async () =>
-		await (bound ??= readAssistantTools(
-			this,
-			String(this.getNodeParameter('assistantId', '', { extractValue: true })),
-			itemIndex,
-		));
-	const tools: ToolBinding[] = [];
-	for (const entry of toAdd) tools.push(await resolveEntry(this, entry, loadCatalog, loadBound));
-	const deleteTools: ToolBinding[] = [];
-	for (const entry of toRemove) deleteTools.push(await resolveEntry(this, entry, loadCatalog, loadBound));
-	return { ...requestOptions, body: { tools, deleteTools } as unknown as IDataObject };
-}
-
 function toolCollection(name: string, displayName: string, description: string): INodeProperties {
 	return {
 		displayName,
@@ -278,7 +242,7 @@ function toolCollection(name: string, displayName: string, description: string):
 	};
 }
 
-export const updateToolsDescription: INodeProperties[] = [
+export const description: INodeProperties[] = [
 	assistantLocator(show),
 	toolCollection('toolsToAdd', 'Tools to Add', 'Tools to bind to the assistant (added to its current tools)'),
 	toolCollection(
@@ -287,3 +251,36 @@ export const updateToolsDescription: INodeProperties[] = [
 		'Tools to unbind from the assistant. Removing a tool that is not bound does nothing.',
 	),
 ];
+
+/** PATCH /assistants/{assistantId}/runtime/tools {tools, deleteTools} (docs/assumptions.md row 9). */
+export async function execute(this: IExecuteFunctions): Promise<NodeOutput> {
+	return await forEachItem(this, async (itemIndex) => {
+		const scope = itemScope(this, itemIndex);
+		const path = assistantPath(scope, '/runtime/tools');
+		const toAdd = readEntries(scope, 'toolsToAdd', 'Tools to Add', false);
+		const toRemove = readEntries(scope, 'toolsToRemove', 'Tools to Remove', true);
+		if (toAdd.length + toRemove.length === 0) {
+			throw invalid(
+				this.getNode(),
+				'Tools to Add',
+				'add at least one tool to add or to remove (Tools to Add or Tools to Remove)',
+				itemIndex,
+			);
+		}
+		// The catalog (and, for removals, the assistant's bindings) are read only when an entry needs them.
+		let catalog: Promise<CatalogTool[]> | undefined;
+		let bound: Promise<BoundTool[]> | undefined;
+		const loadCatalog = async () => await (catalog ??= readToolCatalog(this, itemIndex));
+		const loadBound = async () =>
+			await (bound ??= readAssistantTools(
+				this,
+				String(this.getNodeParameter('assistantId', itemIndex, '', { extractValue: true })),
+				itemIndex,
+			));
+		const tools: ToolBinding[] = [];
+		for (const entry of toAdd) tools.push(await resolveEntry(scope, entry, loadCatalog, loadBound));
+		const deleteTools: ToolBinding[] = [];
+		for (const entry of toRemove) deleteTools.push(await resolveEntry(scope, entry, loadCatalog, loadBound));
+		return await patchRuntime(this, scope, path, { tools, deleteTools } as unknown as IDataObject);
+	});
+}

@@ -1,34 +1,28 @@
-import type {
-	IDataObject,
-	IExecuteSingleFunctions,
-	IHttpRequestOptions,
-	INodeProperties,
-} from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties, NodeOutput } from 'n8n-workflow';
 
 import { assistantLocator } from '../../../shared/descriptions';
 import { assertHttpUrl, parseJsonObject } from '../../../shared/validation';
+import type { ItemScope } from '../../shared/items';
+import { forEachItem, itemScope } from '../../shared/items';
 
-import { readBoolean, readText, showFor, splitList } from './common';
+import { assistantPath, patchRuntime, readBoolean, readText, showFor, splitList } from './common';
 
 const show = showFor('configurePostCallMcp');
 
 /**
- * preSend: PATCH .../runtime/postcall/mcp-config with {enabled, serverUrl, authName, tools?, settings?}
+ * The body {enabled, serverUrl, authName, tools?, settings?}
  * (assumptions row 18). Server URL required when enabled (http/https); when disabled an empty one is
  * sent as null. An empty Authentication Name is sent as null (no authentication).
  */
-export async function buildPostCallMcpRequest(
-	this: IExecuteSingleFunctions,
-	requestOptions: IHttpRequestOptions,
-): Promise<IHttpRequestOptions> {
-	const node = this.getNode();
-	const itemIndex = this.getItemIndex();
-	const enabled = readBoolean(this, 'mcpEnabled', 'Enabled', true);
-	const rawUrl = readText(this.getNodeParameter('mcpServerUrl', ''));
+function mcpBody(scope: ItemScope): IDataObject {
+	const node = scope.getNode();
+	const itemIndex = scope.getItemIndex();
+	const enabled = readBoolean(scope, 'mcpEnabled', 'Enabled', true);
+	const rawUrl = readText(scope.getNodeParameter('mcpServerUrl', ''));
 	const serverUrl = enabled || rawUrl !== '' ? assertHttpUrl(node, 'Server URL', rawUrl, itemIndex) : null;
-	const authName = readText(this.getNodeParameter('mcpAuthName', ''));
+	const authName = readText(scope.getNodeParameter('mcpAuthName', ''));
 	const body: IDataObject = { enabled, serverUrl, authName: authName === '' ? null : authName };
-	const options = (this.getNodeParameter('mcpOptions', {}) ?? {}) as IDataObject;
+	const options = (scope.getNodeParameter('mcpOptions', {}) ?? {}) as IDataObject;
 	if (options.tools !== undefined) {
 		const tools = splitList(options.tools);
 		if (tools.length > 0) body.tools = tools;
@@ -36,10 +30,10 @@ export async function buildPostCallMcpRequest(
 	if (options.settings !== undefined) {
 		body.settings = parseJsonObject(node, 'Settings', options.settings, itemIndex);
 	}
-	return { ...requestOptions, body };
+	return body;
 }
 
-export const postCallMcpDescription: INodeProperties[] = [
+export const description: INodeProperties[] = [
 	assistantLocator(show),
 	{
 		displayName: 'Enabled',
@@ -93,3 +87,12 @@ export const postCallMcpDescription: INodeProperties[] = [
 		],
 	},
 ];
+
+/** PATCH /assistants/{assistantId}/runtime/postcall/mcp-config. */
+export async function execute(this: IExecuteFunctions): Promise<NodeOutput> {
+	return await forEachItem(this, async (itemIndex) => {
+		const scope = itemScope(this, itemIndex);
+		const path = assistantPath(scope, '/runtime/postcall/mcp-config');
+		return await patchRuntime(this, scope, path, mcpBody(scope));
+	});
+}

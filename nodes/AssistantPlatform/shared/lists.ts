@@ -1,124 +1,13 @@
-import type {
-	DeclarativeRestApiSettings,
-	IDataObject,
-	IExecuteFunctions,
-	IExecutePaginationFunctions,
-	IExecuteSingleFunctions,
-	IHttpRequestOptions,
-	INodeExecutionData,
-	NodeOutput,
-} from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, NodeOutput } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { DEFAULT_MAX_PAGES, MAX_EMPTY_PAGES, MAX_PAGE_SIZE, PORTAL_CREDENTIAL } from '../../shared/constants';
-import type { ItemScope } from './items';
-import { asNodeError, failureItem, forEachItem, itemScope } from './items';
+import { DEFAULT_MAX_PAGES, MAX_EMPTY_PAGES, MAX_PAGE_SIZE } from '../../shared/constants';
 import type { PlatformResponse, RequestContext } from '../../shared/transport';
-import { nodeRequestSettings, platformRequest, portalBaseUrl, portalRequest } from '../../shared/transport';
-import { assertIntegerInRange, assertPageSize, assertPathId, invalid, kindOf, parseJsonObject } from '../../shared/validation';
+import { portalBaseUrl, portalRequest } from '../../shared/transport';
+import { assertIntegerInRange, assertPageSize, invalid } from '../../shared/validation';
 
-/*
- * Declarative operations describe their request with `routing` (method, url, body, query, preSend
- * validation). Every one of them also sets `send.paginate: true` and one of the executors below as
- * `operations.pagination`, so that the request itself always goes through `platformRequest`:
- * one error mapping, retries for reads only, and no request details in errors.
- */
-
-function cleanOptions(options: DeclarativeRestApiSettings.HttpRequestOptions): IHttpRequestOptions {
-	const result = { ...options } as IHttpRequestOptions;
-	const method = (result.method ?? 'GET').toUpperCase();
-	const body = result.body as IDataObject | undefined;
-	if (
-		(method === 'GET' || method === 'DELETE') &&
-		body !== undefined &&
-		typeof body === 'object' &&
-		!Buffer.isBuffer(body) &&
-		Object.keys(body).length === 0
-	) {
-		delete result.body;
-	}
-	if (result.qs && Object.keys(result.qs).length === 0) delete result.qs;
-	return result;
-}
-
-/** A response body as output items: an array gives one item per element, no body gives `{success: true}`. */
-export function toItems(body: unknown): INodeExecutionData[] {
-	if (Array.isArray(body)) return body.map((json) => ({ json: json as IDataObject }));
-	if (body === undefined || body === null || body === '') return [{ json: { success: true } }];
-	if (typeof body !== 'object') return [{ json: { data: body as string } }];
-	return [{ json: body as IDataObject }];
-}
-
-/** Runs the operation's declarative `postReceive` functions (the executors bypass n8n's own pass). */
-async function applyPostReceive(
-	ctx: IExecutePaginationFunctions,
-	requestData: DeclarativeRestApiSettings.ResultOptions,
-	items: INodeExecutionData[],
-	response: PlatformResponse,
-): Promise<INodeExecutionData[]> {
-	let result = items;
-	for (const entry of requestData.postReceive) {
-		for (const action of entry.actions) {
-			if (typeof action === 'function') {
-				result = await action.call(ctx, result, {
-					body: response.body as IDataObject,
-					headers: response.headers,
-					statusCode: response.statusCode,
-				});
-			}
-		}
-	}
-	return result;
-}
-
-async function execute(
-	ctx: IExecutePaginationFunctions,
-	requestData: DeclarativeRestApiSettings.ResultOptions,
-	retry: boolean,
-): Promise<INodeExecutionData[]> {
-	const options = cleanOptions(requestData.options);
-	// n8n's engine fills in 300000 ms when Timeout is not set; the user's own setting decides here.
-	options.timeout = nodeRequestSettings(ctx, ctx.getItemIndex()).timeout;
-	const response = await platformRequest(ctx, PORTAL_CREDENTIAL, options, {
-		retry,
-		itemIndex: ctx.getItemIndex(),
-	});
-	return await applyPostReceive(ctx, requestData, toItems(response.body), response);
-}
-
-type Executor = (
-	this: IExecutePaginationFunctions,
-	requestData: DeclarativeRestApiSettings.ResultOptions,
-) => Promise<INodeExecutionData[]>;
-
-/**
- * Every output item is paired with the input item it came from, and with Continue On Fail an error
- * becomes an item of its own (`{ error }`), also paired, so one bad item never hides the others.
- * Items are paired in place: they are this executor's own, and copying each one costs time and memory.
- */
-function perItem(run: Executor): Executor {
-	return async function (this: IExecutePaginationFunctions, requestData) {
-		const itemIndex = this.getItemIndex();
-		try {
-			const items = await run.call(this, requestData);
-			for (const item of items) item.pairedItem = { item: itemIndex };
-			return items;
-		} catch (error) {
-			if (this.continueOnFail()) return [failureItem(error, itemIndex)];
-			throw asNodeError(this.getNode(), error, itemIndex);
-		}
-	};
-}
-
-/** POST, PATCH, DELETE: sent once, never retried. */
-export const sendOnce: Executor = perItem(async function (requestData) {
-	return await execute(this, requestData, false);
-});
-
-/** A single read, retried with bounded backoff on 429/5xx/resets/timeouts/malformed answers. */
-export const readOnce: Executor = perItem(async function (requestData) {
-	return await execute(this, requestData, true);
-});
+import type { ItemScope } from './items';
+import { forEachItem, itemScope } from './items';
 
 export interface PageWalkOptions {
 	returnAll: boolean;
@@ -129,7 +18,6 @@ export interface PageWalkOptions {
 	/** Pages one walk may read (Options > Max Pages); DEFAULT_MAX_PAGES when not set. */
 	maxPages?: number;
 }
-
 
 /** The id field of the lists whose items have one (docs/assumptions.md, "Pagination"). */
 const LIST_ID_FIELDS: Array<[RegExp, string]> = [
@@ -334,12 +222,7 @@ export interface ListSpec {
 /**
  * A list operation (Get Many and the like): per input item, cursor pagination with Return All /
  * Limit over `walkList`, one output item per list item, paired with its input item.
- *
- * Lists run as custom operations, not through n8n's declarative engine: n8n-core 2.41 appends what a
- * declarative operation returns with `push(...items)`, which overflows the call stack above about
- * 120,000 items, and its per-item pass over the whole description costs more than the list itself
- * for small lists (docs/performance.md). The declarative description still describes the fields.
- */
+ * */
 export function listOperation(spec: ListSpec): (this: IExecuteFunctions) => Promise<NodeOutput> {
 	return async function (this: IExecuteFunctions): Promise<NodeOutput> {
 		let baseURL: string | undefined;
@@ -354,7 +237,7 @@ export function listOperation(spec: ListSpec): (this: IExecuteFunctions) => Prom
 	};
 }
 
-/** One item's list at `path` under `baseURL` ({baseUrl}/api/v1) as output items (custom operations). */
+/** One item's list at `path` under `baseURL` ({baseUrl}/api/v1) as output items. */
 export async function readListItems(
 	ctx: IExecuteFunctions,
 	baseURL: string,
@@ -374,61 +257,4 @@ export async function readListItems(
 	const items: INodeExecutionData[] = new Array(rows.length);
 	for (let i = 0; i < rows.length; i++) items[i] = { json: rows[i] };
 	return items;
-}
-
-/** A path with `{param}` placeholders filled from node parameters (resource locators included), none empty. */
-export function resolvePath(scope: ItemScope, template: string, labels: Record<string, string>): string {
-	return template.replace(/\{(\w+)\}/g, (_match, name: string) => {
-		const value = scope.getNodeParameter(name, '', { extractValue: true });
-		const text = assertPathId(scope.getNode(), labels[name] ?? name, value, scope.getItemIndex());
-		return encodeURIComponent(text);
-	});
-}
-
-/**
- * preSend: resolves `{param}` placeholders in a path from node parameters (resource locators
- * included), rejecting empty values before anything is sent.
- */
-export function pathFrom(template: string, labels: Record<string, string>) {
-	return async function (
-		this: IExecuteSingleFunctions,
-		requestOptions: IHttpRequestOptions,
-	): Promise<IHttpRequestOptions> {
-		return { ...requestOptions, url: resolvePath(this, template, labels) };
-	};
-}
-
-/**
- * preSend: merges the "Additional Fields (JSON)" escape hatch into the body. Its keys win (saved
- * workflows rely on it), but a key that replaces a field of the node must pass that field's basic
- * rule: the same kind of value, and not blank where the field is text (docs/assumptions.md).
- */
-export function mergeJsonInto(parameter = 'additionalFieldsJson', label = 'Additional Fields (JSON)') {
-	return async function (
-		this: IExecuteSingleFunctions,
-		requestOptions: IHttpRequestOptions,
-	): Promise<IHttpRequestOptions> {
-		const extra = parseJsonObject(
-			this.getNode(),
-			label,
-			this.getNodeParameter(parameter, ''),
-			this.getItemIndex(),
-		);
-		if (Object.keys(extra).length === 0) return requestOptions;
-		const body = (requestOptions.body as IDataObject | undefined) ?? {};
-		for (const [key, value] of Object.entries(extra)) {
-			if (!(key in body) || body[key] === undefined || body[key] === null) continue;
-			const own = body[key];
-			const blank = typeof value === 'string' && value.trim() === '' && typeof own === 'string' && own.trim() !== '';
-			if (kindOf(value) !== kindOf(own) || blank) {
-				throw invalid(
-					this.getNode(),
-					label,
-					`"${key}" replaces a field of this operation and must be ${blank ? 'non-blank text' : kindOf(own)} like it (got ${blank ? 'blank text' : kindOf(value)})`,
-					this.getItemIndex(),
-				);
-			}
-		}
-		return { ...requestOptions, body: { ...body, ...extra } };
-	};
 }

@@ -1,31 +1,30 @@
-import type { IExecuteSingleFunctions, IHttpRequestOptions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties, NodeOutput } from 'n8n-workflow';
 
 import { assistantLocator } from '../../../shared/descriptions';
 import { assertHttpUrl } from '../../../shared/validation';
+import type { ItemScope } from '../../shared/items';
+import { forEachItem, itemScope } from '../../shared/items';
 
-import { readBoolean, readText, showFor } from './common';
+import { assistantPath, patchRuntime, readBoolean, readText, showFor } from './common';
 
 const show = showFor('configureConversationWebhook');
 
 /**
- * preSend: PATCH .../runtime/hangup/conversation-webhook with {enabled, url, authName}
+ * The body {enabled, url, authName}
  * (assumptions row 16). The URL is required when enabled; when disabled an empty URL is sent as null,
  * a given one is still checked. An empty Authentication Name is sent as null (no authentication).
  */
-export async function buildConversationWebhookRequest(
-	this: IExecuteSingleFunctions,
-	requestOptions: IHttpRequestOptions,
-): Promise<IHttpRequestOptions> {
-	const node = this.getNode();
-	const itemIndex = this.getItemIndex();
-	const enabled = readBoolean(this, 'webhookEnabled', 'Enabled', true);
-	const rawUrl = readText(this.getNodeParameter('webhookUrl', ''));
+function webhookBody(scope: ItemScope): IDataObject {
+	const node = scope.getNode();
+	const itemIndex = scope.getItemIndex();
+	const enabled = readBoolean(scope, 'webhookEnabled', 'Enabled', true);
+	const rawUrl = readText(scope.getNodeParameter('webhookUrl', ''));
 	const url = enabled || rawUrl !== '' ? assertHttpUrl(node, 'Webhook URL', rawUrl, itemIndex) : null;
-	const authName = readText(this.getNodeParameter('webhookAuthName', ''));
-	return { ...requestOptions, body: { enabled, url, authName: authName === '' ? null : authName } };
+	const authName = readText(scope.getNodeParameter('webhookAuthName', ''));
+	return { enabled, url, authName: authName === '' ? null : authName };
 }
 
-export const conversationWebhookDescription: INodeProperties[] = [
+export const description: INodeProperties[] = [
 	assistantLocator(show),
 	{
 		displayName: 'Enabled',
@@ -56,3 +55,12 @@ export const conversationWebhookDescription: INodeProperties[] = [
 		displayOptions: { show },
 	},
 ];
+
+/** PATCH /assistants/{assistantId}/runtime/hangup/conversation-webhook. */
+export async function execute(this: IExecuteFunctions): Promise<NodeOutput> {
+	return await forEachItem(this, async (itemIndex) => {
+		const scope = itemScope(this, itemIndex);
+		const path = assistantPath(scope, '/runtime/hangup/conversation-webhook');
+		return await patchRuntime(this, scope, path, webhookBody(scope));
+	});
+}

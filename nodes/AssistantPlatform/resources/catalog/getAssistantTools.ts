@@ -1,0 +1,18 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+import { assistantLocator, listProperties } from '../../../shared/descriptions';
+import { listOperation } from '../../shared/lists';
+import { showOperations } from '../../shared/module';
+import { resolvePath } from '../../shared/request';
+
+const show = showOperations('catalog')('getAssistantTools');
+
+export const description: INodeProperties[] = [
+	assistantLocator(show, { description: 'The assistant whose tools to list' }),
+	...listProperties(show, 'tools'),
+];
+
+/** GET /catalog/assistants/{assistantId}/tools, page by page. */
+export const execute = listOperation({
+	path: (scope) => resolvePath(scope, '/catalog/assistants/{assistantId}/tools', { assistantId: 'Assistant' }),
+});

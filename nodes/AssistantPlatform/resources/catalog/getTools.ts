@@ -1,0 +1,10 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+import { listProperties } from '../../../shared/descriptions';
+import { listOperation } from '../../shared/lists';
+import { showOperations } from '../../shared/module';
+
+export const description: INodeProperties[] = [...listProperties(showOperations('catalog')('getTools'), 'tools')];
+
+/** GET /catalog/tools, page by page. */
+export const execute = listOperation({ path: () => '/catalog/tools' });
