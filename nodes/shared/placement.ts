@@ -22,7 +22,7 @@ export const ROUTE_PATHS: Record<Route, string> = {
 	pbx: '/webhook/outbound_call_pbx',
 };
 
-/** Wire names of the two fields that have a legacy name (platform-api.md, "Versioning"). */
+/** Wire names of the two fields that have a legacy name (the platform specification, "Versioning"). */
 const KEY_FIELD = { current: 'assistantApiKey', legacy: 'apiKey_assistente' };
 const RESULT_URL_FIELD = { current: 'callResultUrl', legacy: 'url_esito_chiamata' };
 

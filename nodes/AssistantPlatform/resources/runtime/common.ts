@@ -1,7 +1,8 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import { redactUrlFields } from '../../../shared/redact';
-import { invalid } from '../../../shared/validation';
+import { assertHttpUrl, invalid } from '../../../shared/validation';
+import { readText } from '../../../shared/text';
 import type { ItemScope } from '../../shared/items';
 import { showOperations } from '../../shared/module';
 import { managementRequest, resolvePath, withAdditionalFields } from '../../shared/request';
@@ -31,9 +32,24 @@ export async function patchRuntime(
 }
 
 /** A boolean parameter, tolerating "true"/"false" from an expression; anything else is rejected. */
-export function readBoolean(scope: ItemScope, parameter: string, label: string, fallback: boolean): boolean {
+function readBoolean(scope: ItemScope, parameter: string, label: string, fallback: boolean): boolean {
 	const value = scope.getNodeParameter(parameter, fallback) as unknown;
 	if (typeof value === 'boolean') return value;
 	if (value === 'true' || value === 'false') return value === 'true';
 	throw invalid(scope.getNode(), label, `must be true or false (got ${JSON.stringify(value)})`, scope.getItemIndex());
+}
+
+/**
+ * The switch of a hangup hook: Enabled, its URL (required when enabled; when disabled an empty one is
+ * null, a given one still checked) and an Authentication Name (empty: null, no authentication).
+ */
+export function readHookSwitch(
+	scope: ItemScope,
+	fields: { enabled: string; url: string; urlLabel: string; authName: string },
+): { enabled: boolean; url: string | null; authName: string | null } {
+	const enabled = readBoolean(scope, fields.enabled, 'Enabled', true);
+	const rawUrl = readText(scope.getNodeParameter(fields.url, ''));
+	const url = enabled || rawUrl !== '' ? assertHttpUrl(scope.getNode(), fields.urlLabel, rawUrl, scope.getItemIndex()) : null;
+	const authName = readText(scope.getNodeParameter(fields.authName, ''));
+	return { enabled, url, authName: authName === '' ? null : authName };
 }

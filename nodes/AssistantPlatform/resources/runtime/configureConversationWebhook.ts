@@ -1,28 +1,11 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties, NodeOutput } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeProperties, NodeOutput } from 'n8n-workflow';
 
 import { assistantLocator } from '../../../shared/descriptions';
-import { assertHttpUrl } from '../../../shared/validation';
-import type { ItemScope } from '../../shared/items';
 import { forEachItem, itemScope } from '../../shared/items';
 
-import { assistantPath, patchRuntime, readBoolean, readText, showFor } from './common';
+import { assistantPath, patchRuntime, readHookSwitch, showFor } from './common';
 
 const show = showFor('configureConversationWebhook');
-
-/**
- * The body {enabled, url, authName}
- * (assumptions row 16). The URL is required when enabled; when disabled an empty URL is sent as null,
- * a given one is still checked. An empty Authentication Name is sent as null (no authentication).
- */
-function webhookBody(scope: ItemScope): IDataObject {
-	const node = scope.getNode();
-	const itemIndex = scope.getItemIndex();
-	const enabled = readBoolean(scope, 'webhookEnabled', 'Enabled', true);
-	const rawUrl = readText(scope.getNodeParameter('webhookUrl', ''));
-	const url = enabled || rawUrl !== '' ? assertHttpUrl(node, 'Webhook URL', rawUrl, itemIndex) : null;
-	const authName = readText(scope.getNodeParameter('webhookAuthName', ''));
-	return { enabled, url, authName: authName === '' ? null : authName };
-}
 
 export const description: INodeProperties[] = [
 	assistantLocator(show),
@@ -56,11 +39,17 @@ export const description: INodeProperties[] = [
 	},
 ];
 
-/** PATCH /assistants/{assistantId}/runtime/hangup/conversation-webhook. */
+/** PATCH /assistants/{assistantId}/runtime/hangup/conversation-webhook {enabled, url, authName} (docs/assumptions.md row 16). */
 export async function execute(this: IExecuteFunctions): Promise<NodeOutput> {
 	return await forEachItem(this, async (itemIndex) => {
 		const scope = itemScope(this, itemIndex);
 		const path = assistantPath(scope, '/runtime/hangup/conversation-webhook');
-		return await patchRuntime(this, scope, path, webhookBody(scope));
+		const { enabled, url, authName } = readHookSwitch(scope, {
+			enabled: 'webhookEnabled',
+			url: 'webhookUrl',
+			urlLabel: 'Webhook URL',
+			authName: 'webhookAuthName',
+		});
+		return await patchRuntime(this, scope, path, { enabled, url, authName });
 	});
 }

@@ -1,27 +1,25 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties, NodeOutput } from 'n8n-workflow';
 
 import { assistantLocator } from '../../../shared/descriptions';
-import { assertHttpUrl, parseJsonObject } from '../../../shared/validation';
+import { parseJsonObject } from '../../../shared/validation';
 import type { ItemScope } from '../../shared/items';
 import { forEachItem, itemScope } from '../../shared/items';
 
-import { assistantPath, patchRuntime, readBoolean, readText, showFor, splitList } from './common';
+import { assistantPath, patchRuntime, readHookSwitch, showFor, splitList } from './common';
 
 const show = showFor('configurePostCallMcp');
 
-/**
- * The body {enabled, serverUrl, authName, tools?, settings?}
- * (assumptions row 18). Server URL required when enabled (http/https); when disabled an empty one is
- * sent as null. An empty Authentication Name is sent as null (no authentication).
- */
+/** The body {enabled, serverUrl, authName, tools?, settings?} (docs/assumptions.md row 18). */
 function mcpBody(scope: ItemScope): IDataObject {
 	const node = scope.getNode();
 	const itemIndex = scope.getItemIndex();
-	const enabled = readBoolean(scope, 'mcpEnabled', 'Enabled', true);
-	const rawUrl = readText(scope.getNodeParameter('mcpServerUrl', ''));
-	const serverUrl = enabled || rawUrl !== '' ? assertHttpUrl(node, 'Server URL', rawUrl, itemIndex) : null;
-	const authName = readText(scope.getNodeParameter('mcpAuthName', ''));
-	const body: IDataObject = { enabled, serverUrl, authName: authName === '' ? null : authName };
+	const { enabled, url, authName } = readHookSwitch(scope, {
+		enabled: 'mcpEnabled',
+		url: 'mcpServerUrl',
+		urlLabel: 'Server URL',
+		authName: 'mcpAuthName',
+	});
+	const body: IDataObject = { enabled, serverUrl: url, authName };
 	const options = (scope.getNodeParameter('mcpOptions', {}) ?? {}) as IDataObject;
 	if (options.tools !== undefined) {
 		const tools = splitList(options.tools);
