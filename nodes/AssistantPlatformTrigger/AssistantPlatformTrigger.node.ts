@@ -99,12 +99,9 @@ function isTestActivation(ctx: IHookFunctions): boolean {
 const webhookBase = { name: 'default' as const, httpMethod: 'POST', responseMode: 'onReceived' };
 
 /**
- * The path of one event's URL: `<secret>/<slug>`, under the node's webhook id. The template is what the
- * editor shows and what any n8n evaluates; where n8n-workflow has `webhookDescriptionFields` (2.41 on),
- * the same value is also declared as a native resolver, so that n8n works out the path of a node with
- * static parameters without its expression engine (an isolate per evaluation under
- * `N8N_EXPRESSION_ENGINE=vm`) on every request. An older n8n-workflow does not export it: the template
- * alone is used there.
+ * The path of one event's URL, `<secret>/<slug>` under the node's webhook id: a template any n8n evaluates,
+ * plus, where n8n-workflow has `webhookDescriptionFields` (2.41 on), a native resolver that spares n8n an
+ * expression evaluation (an isolate under `N8N_EXPRESSION_ENGINE=vm`) on every request.
  */
 export function eventWebhookPath(slug: string): Pick<IWebhookDescription, 'path'> {
 	const template = `={{$parameter["webhookSecret"]}}/${slug}`;

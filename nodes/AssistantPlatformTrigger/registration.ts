@@ -162,35 +162,16 @@ export function sameRegistration(a: Registration | undefined, b: Registration): 
 	);
 }
 
-function assistantPath(assistantId: string, suffix: string): string {
-	return `/assistants/${encodeURIComponent(assistantId)}/runtime/hangup/${suffix}`;
-}
-
-async function setConversationWebhook(
+/** PATCH /assistants/{assistantId}/runtime/hangup/{hook}, sent once; the status, or an error unless passed. */
+async function setHook(
 	ctx: IHookFunctions,
 	assistantId: string,
+	hook: 'conversation-webhook' | 'schema',
 	body: IDataObject,
 	passStatuses?: number[],
 ): Promise<number> {
-	const { statusCode } = await portalRequest(ctx, 'PATCH', assistantPath(assistantId, 'conversation-webhook'), {
-		body,
-		retry: false,
-		passStatuses,
-	});
-	return statusCode;
-}
-
-async function setExtraction(
-	ctx: IHookFunctions,
-	assistantId: string,
-	body: IDataObject,
-	passStatuses?: number[],
-): Promise<number> {
-	const { statusCode } = await portalRequest(ctx, 'PATCH', assistantPath(assistantId, 'schema'), {
-		body,
-		retry: false,
-		passStatuses,
-	});
+	const path = `/assistants/${encodeURIComponent(assistantId)}/runtime/hangup/${hook}`;
+	const { statusCode } = await portalRequest(ctx, 'PATCH', path, { body, retry: false, passStatuses });
 	return statusCode;
 }
 
@@ -203,10 +184,10 @@ export const CONVERSATION_WEBHOOK_OFF: IDataObject = { enabled: false, url: null
  */
 export async function unregister(ctx: IHookFunctions, registration: Registration): Promise<void> {
 	if (registration.conversationEndUrl) {
-		await setConversationWebhook(ctx, registration.assistantId, CONVERSATION_WEBHOOK_OFF, [404]);
+		await setHook(ctx, registration.assistantId, 'conversation-webhook', CONVERSATION_WEBHOOK_OFF, [404]);
 	}
 	if (registration.extractedDataUrl) {
-		await setExtraction(ctx, registration.assistantId, clearedExtraction(), [404]);
+		await setHook(ctx, registration.assistantId, 'schema', clearedExtraction(), [404]);
 	}
 }
 
@@ -225,7 +206,7 @@ export async function register(
 	let failure: (Error & { description?: string }) | undefined;
 	try {
 		if (wanted.conversationEndUrl) {
-			await setConversationWebhook(ctx, assistantId, {
+			await setHook(ctx, assistantId, 'conversation-webhook', {
 				enabled: true,
 				url: wanted.conversationEndUrl,
 				authName: config.authName,
@@ -233,7 +214,7 @@ export async function register(
 			conversationSet = true;
 		}
 		if (wanted.extractedDataUrl) {
-			await setExtraction(ctx, assistantId, {
+			await setHook(ctx, assistantId, 'schema', {
 				hangupUrl: wanted.extractedDataUrl,
 				schema: config.schema as unknown as IDataObject[],
 			});
@@ -245,7 +226,7 @@ export async function register(
 	if (failure === undefined) return;
 	if (conversationSet) {
 		try {
-			await setConversationWebhook(ctx, assistantId, CONVERSATION_WEBHOOK_OFF, [404]);
+			await setHook(ctx, assistantId, 'conversation-webhook', CONVERSATION_WEBHOOK_OFF, [404]);
 		} catch (rollbackError) {
 			// The original error is the one the user must see; the rollback failure is added to it.
 			failure.description = `${failure.description ?? ''} The conversation-end webhook that was already enabled could not be turned off again (${(rollbackError as Error).message}); turn it off in the portal.`.trim();

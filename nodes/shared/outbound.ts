@@ -37,7 +37,8 @@ export function readBatching(raw: unknown): Batching {
 }
 
 /**
- * One request to the outbound API ({outboundUrl}), authenticated by n8n with the outbound credential.
+ * One request to the outbound API ({outboundUrl}) with the outbound credential, Request Options read once
+ * per run (`settings`).
  * `baseURL`: outboundBaseUrl(ctx) read once by a caller that sends many requests (a real n8n loads and
  * decrypts the credential on every getCredentials); without it the credential is read here.
  */

@@ -498,25 +498,3 @@ export async function portalRequest(
 		{ retry, itemIndex, passStatuses },
 	);
 }
-
-/** Outbound API request under {outboundUrl} (`baseURL`: outboundBaseUrl read once by the caller). */
-export async function outboundRequest(
-	ctx: RequestContext,
-	method: IHttpRequestOptions['method'],
-	path: string,
-	options: { qs?: IDataObject; body?: unknown; timeout?: number; baseURL?: string } & RequestPolicy,
-): Promise<PlatformResponse> {
-	const { retry, itemIndex, passStatuses, baseURL, ...rest } = options;
-	return await platformRequest(
-		ctx,
-		OUTBOUND_CREDENTIAL,
-		{
-			method,
-			baseURL: baseURL ?? (await outboundBaseUrl(ctx)),
-			url: path,
-			...(rest as Partial<IHttpRequestOptions>),
-			...nodeRequestSettings(ctx, itemIndex),
-		} as IHttpRequestOptions,
-		{ retry, itemIndex, passStatuses },
-	);
-}

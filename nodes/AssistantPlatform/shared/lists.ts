@@ -91,13 +91,10 @@ export async function readWholeList(
 }
 
 /**
- * Walks `meta.nextCursor` (sent exactly as received) keeping `limit` and every filter on every page.
- * Stops when `hasMore` is false, or when enough items are collected in Limit mode. Stops with a clear
- * error (never loops, never outputs an item twice) on: a page without a `data` array, `hasMore`
- * with no cursor, a repeated cursor, a page that repeats items already returned, MAX_EMPTY_PAGES empty
- * pages, more items than the platform's own meta.totalCount plus a page, more than Max Pages pages, or
- * a cursor the platform rejects. A page shorter than the
- * page size (even empty) is accepted: the walk follows its cursor (docs/assumptions.md, "Pagination").
+ * Follows `meta.nextCursor` (sent as received) with `limit` and the filters on every page, until `hasMore`
+ * is false or Limit is reached. Every way a platform can make it loop or repeat (no data, no cursor, a
+ * cursor or items seen before, empty pages, past meta.totalCount, past Max Pages) stops it with an error
+ * naming the page; a short page is followed (docs/assumptions.md, "Pagination").
  */
 export async function walkList(
 	ctx: RequestContext,
