@@ -4,7 +4,7 @@
  * null cursor, a cursor the platform then rejects (400 INVALID_CURSOR), a page that repeats items
  * already returned, a page that shrinks, and empty pages without end.
  *
- * Expected of every list (the list operations, custom operations over walkList, and the programmatic
+ * Expected of every list (the list operations over walkList, and the programmatic
  * readers behind Add or Remove Tools and the tool dropdown): a clean stop with a clear error, no
  * loop (a bounded number of requests), no item output twice. A page shorter than the page size is
  * accepted and the walk follows its cursor (docs/assumptions.md, "Pagination").

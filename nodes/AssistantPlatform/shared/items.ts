@@ -27,7 +27,7 @@ export function itemScope(ctx: IExecuteFunctions, itemIndex: number): ItemScope 
 }
 
 /** With Continue On Fail, a failing item becomes `{error, description?}`, paired with its input item. */
-export function failureItem(error: unknown, itemIndex: number): INodeExecutionData {
+function failureItem(error: unknown, itemIndex: number): INodeExecutionData {
 	const e = error as { message?: string; description?: string | null };
 	const json: IDataObject = { error: e?.message ?? String(error) };
 	if (e?.description) json.description = e.description;

@@ -27,7 +27,7 @@ const LIST_ID_FIELDS: Array<[RegExp, string]> = [
 ];
 
 /** The id field of the list at `path` (relative to /api/v1), or undefined when items are keyed by their JSON. */
-export function listIdField(path: string | undefined): string | undefined {
+function listIdField(path: string | undefined): string | undefined {
 	const clean = String(path ?? '').replace(/^=/, '').split('?')[0];
 	return LIST_ID_FIELDS.find(([pattern]) => pattern.test(clean))?.[1];
 }
@@ -37,7 +37,7 @@ export function listIdField(path: string | undefined): string | undefined {
  * (a platform whose pages shift, or a cursor that went back). Items are keyed by the list's id field
  * when they carry it, else by their JSON.
  */
-export class SeenItems {
+class SeenItems {
 	private readonly keys = new Set<string>();
 
 	constructor(private readonly idField?: string) {}
@@ -96,7 +96,7 @@ export async function readWholeList(
  * cursor or items seen before, empty pages, past meta.totalCount, past Max Pages) stops it with an error
  * naming the page; a short page is followed (docs/assumptions.md, "Pagination").
  */
-export async function walkList(
+async function walkList(
 	ctx: RequestContext,
 	url: string,
 	fetchPage: (qs: IDataObject) => Promise<PlatformResponse>,
