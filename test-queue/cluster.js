@@ -12,7 +12,7 @@ const path = require('node:path');
 const { freePort, makeLogger, startN8n } = require('../scripts/n8n-runtime');
 const { loadSandbox } = require('../scripts/n8n-sandbox');
 const { startServices } = require('../scripts/queue-services');
-const { PORTAL_CREDENTIAL_TYPE, OUTBOUND_CREDENTIAL_TYPE } = require('../scripts/n8n-examples');
+const { createSandboxCredentials } = require('../test-e2e/support/environment');
 
 const log = makeLogger('queue');
 
@@ -113,21 +113,7 @@ async function startCluster({ tarball }) {
 		main.name = 'main';
 		webhook.name = 'webhook';
 
-		const portal = await main.createCredential({
-			name: 'Assistant Platform Portal (sandbox)',
-			type: PORTAL_CREDENTIAL_TYPE,
-			data: { baseUrl: sandbox.url, portalApiKey: sandbox.portalKey },
-		});
-		const firstAssistant = sandbox.state.assistants.list?.[0];
-		const outbound = await main.createCredential({
-			name: 'Assistant Platform Outbound (sandbox)',
-			type: OUTBOUND_CREDENTIAL_TYPE,
-			data: { outboundUrl: sandbox.url, outboundApiKey: sandbox.outboundKey, assistantApiKey: firstAssistant?.assistantApiKey ?? '' },
-		});
-		const credentials = {
-			portal: { id: portal.id, name: portal.name, type: PORTAL_CREDENTIAL_TYPE },
-			outbound: { id: outbound.id, name: outbound.name, type: OUTBOUND_CREDENTIAL_TYPE },
-		};
+		const credentials = await createSandboxCredentials(main, sandbox);
 		log(`cluster ready: main ${main.url}, webhook processor ${webhook.url}, workers ${worker1.url} ${worker2.url}, sandbox ${sandbox.url}`);
 		return {
 			sandbox,

@@ -4,6 +4,7 @@
 const assert = require('node:assert/strict');
 const crypto = require('node:crypto');
 
+const { assistantPlatformNode, chain } = require('../test-e2e/support/workflows');
 const { delay, httpJson } = require('../scripts/n8n-runtime');
 
 /** A production Webhook node (POST <webhook processor>/webhook/<path>), answering as soon as it is received. */
@@ -29,6 +30,35 @@ function splitOutNode(name, field) {
 		position: [0, 0],
 		parameters: { fieldToSplitOut: field, include: 'noOtherFields', options: {} },
 	};
+}
+
+/**
+ * A published campaign: Webhook (POST body {calls: [{dst}]}) -> Split Out -> Place Call with Request Options >
+ * Batching `batch`. Returns the workflow and the webhook processor URL that starts it.
+ */
+async function campaignWorkflow(cluster, name, { callerId, batch }) {
+	const webhookPath = `q-campaign-${crypto.randomUUID()}`;
+	const workflow = await cluster.main.createWorkflow(
+		chain(name, [
+			webhookNode('Campaign Start', webhookPath),
+			splitOutNode('One Item per Number', 'body.calls'),
+			assistantPlatformNode(
+				'Place Call',
+				{
+					resource: 'outboundCall',
+					operation: 'placeCall',
+					route: 'trunk',
+					dst: '={{ $json.dst }}',
+					callerId,
+					options: {},
+					requestOptions: { batching: { batch } },
+				},
+				cluster.credentials.outbound,
+			),
+		]),
+	);
+	await cluster.main.publishWorkflow(workflow.id);
+	return { workflow, url: `${cluster.webhookUrl}/webhook/${webhookPath}` };
 }
 
 /** `count` distinct E.164 numbers starting at `+<prefix><0000000>`. */
@@ -133,6 +163,7 @@ module.exports = {
 	assert,
 	webhookNode,
 	splitOutNode,
+	campaignWorkflow,
 	numbers,
 	pool,
 	post,

@@ -19,6 +19,33 @@ const { PORTAL_CREDENTIAL_TYPE, OUTBOUND_CREDENTIAL_TYPE } = require('../../scri
 const log = makeLogger('e2e', process.stderr);
 
 /**
+ * The portal and outbound credentials of the sandbox, created in a running n8n. The outbound one carries the
+ * key of the first seeded assistant (as in the demo), so that Place Call works with that assistant's demo
+ * number as Caller ID. Returns the references workflows use ({id, name, type}).
+ */
+async function createSandboxCredentials(n8n, sandbox) {
+	const portal = await n8n.createCredential({
+		name: 'Assistant Platform Portal (sandbox)',
+		type: PORTAL_CREDENTIAL_TYPE,
+		data: { baseUrl: sandbox.url, portalApiKey: sandbox.portalKey },
+	});
+	const firstAssistant = sandbox.state.assistants.list?.[0];
+	const outbound = await n8n.createCredential({
+		name: 'Assistant Platform Outbound (sandbox)',
+		type: OUTBOUND_CREDENTIAL_TYPE,
+		data: {
+			outboundUrl: sandbox.url,
+			outboundApiKey: sandbox.outboundKey,
+			assistantApiKey: firstAssistant?.assistantApiKey ?? '',
+		},
+	});
+	return {
+		portal: { id: portal.id, name: portal.name, type: PORTAL_CREDENTIAL_TYPE },
+		outbound: { id: outbound.id, name: outbound.name, type: OUTBOUND_CREDENTIAL_TYPE },
+	};
+}
+
+/**
  * Starts everything. Resolves with
  *   { sandbox, n8n, credentials: { portal, outbound }, byType, tarball, userFolder, timings, stop() }
  * The outbound credential holds the first seeded assistant's key.
@@ -41,27 +68,7 @@ async function startEnvironment() {
 		timings.n8nBootMs = Date.now() - t1;
 		timings.n8nReadyMs = n8n.timings.readyMs;
 
-		const portal = await n8n.createCredential({
-			name: 'Assistant Platform Portal (sandbox)',
-			type: PORTAL_CREDENTIAL_TYPE,
-			data: { baseUrl: sandbox.url, portalApiKey: sandbox.portalKey },
-		});
-		// The outbound credential carries the key of the first seeded assistant (as in the demo), so that
-		// Place Call works with that assistant's demo number as Caller ID.
-		const firstAssistant = sandbox.state.assistants.list?.[0];
-		const outbound = await n8n.createCredential({
-			name: 'Assistant Platform Outbound (sandbox)',
-			type: OUTBOUND_CREDENTIAL_TYPE,
-			data: {
-				outboundUrl: sandbox.url,
-				outboundApiKey: sandbox.outboundKey,
-				assistantApiKey: firstAssistant?.assistantApiKey ?? '',
-			},
-		});
-		const credentials = {
-			portal: { id: portal.id, name: portal.name, type: PORTAL_CREDENTIAL_TYPE },
-			outbound: { id: outbound.id, name: outbound.name, type: OUTBOUND_CREDENTIAL_TYPE },
-		};
+		const credentials = await createSandboxCredentials(n8n, sandbox);
 		log(`environment ready in ${((Date.now() - t0) / 1000).toFixed(1)} s: sandbox ${sandbox.url}, n8n ${n8n.url}`);
 
 		let stopped = false;
@@ -95,4 +102,4 @@ async function startEnvironment() {
 	}
 }
 
-module.exports = { startEnvironment };
+module.exports = { startEnvironment, createSandboxCredentials };

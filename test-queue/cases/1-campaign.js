@@ -2,39 +2,11 @@
 // same 1,000 numbers' worth again as ten production executions of 100 posted at once, which n8n hands to both
 // workers (one execution is one job: it runs on one worker). Counts from the sandbox journal and n8n's executions.
 'use strict';
-const crypto = require('node:crypto');
-
-const { assistantPlatformNode, chain, errorOf } = require('../../test-e2e/support/workflows');
+const { errorOf } = require('../../test-e2e/support/workflows');
 const { startsPerWorker } = require('../cluster');
-const { assert, countPlacements, itemsOf, numbers, pool, post, rate, splitOutNode, waitForFinished, waitForWebhook, webhookNode } = require('../support');
+const { assert, campaignWorkflow, countPlacements, itemsOf, numbers, pool, post, rate, waitForFinished, waitForWebhook } = require('../support');
 
-const CALLER_ID = '+390200001001';
-
-async function campaignWorkflow(cluster, name) {
-	const webhookPath = `q-campaign-${crypto.randomUUID()}`;
-	const workflow = await cluster.main.createWorkflow(
-		chain(name, [
-			webhookNode('Campaign Start', webhookPath),
-			splitOutNode('One Item per Number', 'body.calls'),
-			assistantPlatformNode(
-				'Place Call',
-				{
-					resource: 'outboundCall',
-					operation: 'placeCall',
-					route: 'trunk',
-					dst: '={{ $json.dst }}',
-					callerId: CALLER_ID,
-					options: {},
-					requestOptions: { batching: { batch: { batchSize: 50, batchInterval: 10 } } },
-				},
-				cluster.credentials.outbound,
-			),
-		]),
-	);
-	await cluster.main.publishWorkflow(workflow.id);
-	const url = `${cluster.webhookUrl}/webhook/${webhookPath}`;
-	return { workflow, url };
-}
+const CAMPAIGN = { callerId: '+390200001001', batch: { batchSize: 50, batchInterval: 10 } };
 
 /** Every execution succeeded and output one accepted call per number, each internal_id a call of the sandbox. */
 function checkOutputs(cluster, executions, dsts) {
@@ -61,7 +33,7 @@ module.exports = {
 		sandbox.setDialOutcome({ dialstatus: 'ANSWER', ringMs: 60 * 60 * 1000 }); // nothing ends during the case
 
 		// One execution, 1,000 items.
-		const one = await campaignWorkflow(cluster, 'queue: campaign of 1,000 in one execution');
+		const one = await campaignWorkflow(cluster, 'queue: campaign of 1,000 in one execution', CAMPAIGN);
 		const dstsA = numbers('1415600', 1000);
 		let t = Date.now();
 		const answer = await waitForWebhook(one.url, { calls: dstsA.map((dst) => ({ dst })) });
@@ -74,7 +46,7 @@ module.exports = {
 		assert.deepEqual([countA.posts, countA.accepted, countA.twice.length, countA.missing.length], [1000, 1000, 0, 0]);
 
 		// Ten executions of 100, posted at once.
-		const ten = await campaignWorkflow(cluster, 'queue: campaign of 1,000 as 10 executions');
+		const ten = await campaignWorkflow(cluster, 'queue: campaign of 1,000 as 10 executions', CAMPAIGN);
 		const dstsB = numbers('1415610', 1000);
 		const chunks = Array.from({ length: 10 }, (_, i) => dstsB.slice(i * 100, (i + 1) * 100));
 		await waitForWebhook(ten.url, { calls: [] }); // an empty campaign: splits into nothing

@@ -5,13 +5,10 @@
 // saves the execution as failed ("failed to be processed too many times") with no node left to run. A retry of that
 // execution (the editor's Retry button) therefore runs nothing: it must place 0 calls.
 'use strict';
-const crypto = require('node:crypto');
-
-const { assistantPlatformNode, chain } = require('../../test-e2e/support/workflows');
 const { waitFor } = require('../../test-e2e/support/wait');
 const { delay } = require('../../scripts/n8n-runtime');
 const { workerOf } = require('../cluster');
-const { assert, allExecutions, countPlacements, numbers, placements, splitOutNode, waitForWebhook, webhookNode } = require('../support');
+const { assert, allExecutions, campaignWorkflow, countPlacements, numbers, placements, waitForWebhook } = require('../support');
 
 const CALLER_ID = '+390200001001';
 const COUNT = 300;
@@ -22,31 +19,14 @@ module.exports = {
 	expected: 'no number dialled twice (the other worker does not re-run the job); the execution ends failed; a retry places 0 calls',
 	async run(cluster) {
 		const { sandbox, main } = cluster;
-		const webhookPath = `q-kill-${crypto.randomUUID()}`;
-		const workflow = await main.createWorkflow(
-			chain('queue: campaign with a worker killed', [
-				webhookNode('Campaign Start', webhookPath),
-				splitOutNode('One Item per Number', 'body.calls'),
-				assistantPlatformNode(
-					'Place Call',
-					{
-						resource: 'outboundCall',
-						operation: 'placeCall',
-						route: 'trunk',
-						dst: '={{ $json.dst }}',
-						callerId: CALLER_ID,
-						options: {},
-						requestOptions: { batching: { batch: { batchSize: 1, batchInterval: 40 } } },
-					},
-					cluster.credentials.outbound,
-				),
-			]),
-		);
-		await main.publishWorkflow(workflow.id);
+		const { workflow, url } = await campaignWorkflow(cluster, 'queue: campaign with a worker killed', {
+			callerId: CALLER_ID,
+			batch: { batchSize: 1, batchInterval: 40 },
+		});
 		const dsts = numbers('1415650', COUNT);
 		sandbox.setDialOutcome({ dialstatus: 'ANSWER', ringMs: 60 * 60 * 1000 });
 		sandbox.clearJournal();
-		const answer = await waitForWebhook(`${cluster.webhookUrl}/webhook/${webhookPath}`, { calls: dsts.map((dst) => ({ dst })) });
+		const answer = await waitForWebhook(url, { calls: dsts.map((dst) => ({ dst })) });
 		assert.equal(answer.status, 200);
 
 		await waitFor('half of the campaign placed', () => countPlacements(sandbox, dsts).posts >= COUNT / 2, { timeoutMs: 60000, intervalMs: 20 });
