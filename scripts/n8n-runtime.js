@@ -39,6 +39,11 @@ function makeLogger(prefix, sink = process.stdout) {
 
 const delay = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** Whether two reads of one execution show the same status and the same data. */
+function sameExecution(a, b) {
+	return a.id === b.id && a.status === b.status && JSON.stringify(a.data) === JSON.stringify(b.data);
+}
+
 /** A free TCP port on 127.0.0.1 (the OS picks it; it is released before n8n binds it). */
 function freePort() {
 	return new Promise((resolve, reject) => {
@@ -434,18 +439,23 @@ class N8nInstance {
 	/**
 	 * Polls GET /api/v1/executions/{id}?includeData=true until it is finished (status not new/running/waiting),
 	 * or, with { until: 'waiting' }, until it is waiting or finished.
+	 *
+	 * An execution is returned only once two reads 300 ms apart agree: n8n 1.x on SQLite (pool size 0, its
+	 * default) writes an execution's status and its data in two statements without a transaction, so a read
+	 * between them shows the new status with the data of the step before (seen in CI: "success" with the
+	 * resumed node's runs still empty).
 	 */
 	async waitForExecution(executionId, { timeoutMs = 60000, until = 'finished' } = {}) {
 		const started = Date.now();
 		const open = until === 'waiting' ? ['new', 'running'] : ['new', 'running', 'waiting'];
+		let candidate;
 		for (;;) {
 			const execution = await this.api('GET', `/executions/${encodeURIComponent(executionId)}?includeData=true`, undefined, {
 				expect: [200, 404],
 			});
-			// n8n 1.x can show an execution as waiting a moment before its data is saved.
-			if (execution && execution.id !== undefined && !open.includes(execution.status) && execution.data !== undefined) {
-				return execution;
-			}
+			const ended = execution && execution.id !== undefined && !open.includes(execution.status) && execution.data !== undefined;
+			if (ended && candidate && sameExecution(candidate, execution)) return execution;
+			candidate = ended ? execution : undefined;
 			if (Date.now() - started > timeoutMs) {
 				throw new Error(`execution ${executionId} still ${execution?.status ?? 'unknown'} after ${timeoutMs / 1000} s`);
 			}
@@ -461,12 +471,20 @@ class N8nInstance {
 		return (await this.api('GET', `/executions?${qs}`)).data;
 	}
 
-	/** Waits until the workflow has at least `count` finished executions; returns them (newest first). */
+	/**
+	 * Waits until the workflow has at least `count` finished executions; returns them (newest first), once two
+	 * reads 300 ms apart agree (see waitForExecution).
+	 */
 	async waitForExecutions(workflowId, { count = 1, timeoutMs = 30000 } = {}) {
 		const started = Date.now();
+		let candidate;
 		for (;;) {
 			const done = (await this.listExecutions({ workflowId })).filter((e) => !['new', 'running'].includes(e.status));
-			if (done.length >= count) return done;
+			const enough = done.length >= count;
+			if (enough && candidate && candidate.length === done.length && candidate.every((e, i) => sameExecution(e, done[i]))) {
+				return done;
+			}
+			candidate = enough ? done : undefined;
 			if (Date.now() - started > timeoutMs) {
 				throw new Error(`workflow ${workflowId}: ${done.length} of ${count} executions after ${timeoutMs / 1000} s`);
 			}
