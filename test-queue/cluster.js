@@ -52,6 +52,12 @@ function queueEnv({ postgres, redis, encryptionKey, webhookUrl }) {
 		// Wait reads the call status there, about 1-1.5 s); the default pool of 1 serialised 50 results at the
 		// webhook processor and 35 of them timed out at the platform (measured; docs/scaling.md).
 		N8N_EXPRESSION_ENGINE_POOL_SIZE: '8',
+		// n8n's default 0 removes a job from Redis the moment it finishes; a job that finishes before the enqueuing
+		// process starts waiting for it is then never seen finishing, and that process holds the execution as
+		// running until restart (Bull's job.finished() race): the main hid 1 of 50 wait-tracker resumes from its
+		// execution lists (measured, case 7). Keeping the last 1,000 lets the late waiter find the job finished.
+		N8N_EXECUTIONS_QUEUE_KEEP_LAST_COMPLETED: '1000',
+		N8N_EXECUTIONS_QUEUE_KEEP_LAST_FAILED: '1000',
 		...TEST_TIMINGS,
 	};
 }
