@@ -2,6 +2,7 @@ import { commonDeclarativeNodeOptionParameters } from 'n8n-core/dist/nodes-loade
 
 import { AssistantPlatform } from '../../nodes/AssistantPlatform/AssistantPlatform.node';
 import { runNode } from '../harness/engine';
+import { startRecordingProxy } from '../harness/proxy';
 import { expectNoSecrets, startSandbox, useSandbox } from '../harness/sandbox';
 import { allowSecretInOutput } from '../harness/secretsGuard';
 
@@ -355,5 +356,58 @@ describe('Settings > Request Options (the node carries the collection n8n gives 
 		expect(fx.sandbox.journal.map((entry) => (entry.body as { name: string }).name)).toEqual(['a', 'b', 'c', 'd', 'e']);
 		// Two Batch Intervals were waited, before items 2 and 4 (a lower bound: a sleep never returns early).
 		expect(Date.now() - started).toBeGreaterThanOrEqual(600);
+	});
+
+	/** Assistant → Create for six items through a proxy that records overlapping requests. */
+	async function createSixThroughProxy(requestOptions: object) {
+		const proxy = await startRecordingProxy(fx.sandbox.url);
+		// Long enough that a loaded machine still sends a whole batch before the first answer.
+		fx.sandbox.injectFault({ method: 'POST', path: '/api/v1/assistants', kind: 'latency', delayMs: 300 });
+		try {
+			const { items, error } = await runNode({
+				parameters: { resource: 'assistant', operation: 'create', name: '={{ $json.name }}', requestOptions },
+				items: ['a', 'b', 'c', 'd', 'e', 'f'].map((name) => ({ json: { name } })),
+				credentials: { ...fx.credentials, assistantPlatformPortalApi: { ...fx.credentials.assistantPlatformPortalApi, baseUrl: proxy.url } },
+			});
+			expect(error).toBeUndefined();
+			// Every output item is its own input's, in input order, whatever order the answers came in.
+			expect(items.map((item) => [item.json.name, item.pairedItem])).toEqual(
+				['a', 'b', 'c', 'd', 'e', 'f'].map((name, item) => [name, { item }]),
+			);
+			return proxy;
+		} finally {
+			fx.sandbox.clearFaults();
+			await proxy.close();
+		}
+	}
+
+	test('Batching sends Items per Batch items at once, as it does for Place Call, and waits for them before the next batch', async () => {
+		const proxy = await createSixThroughProxy({ batching: { batch: { batchSize: 3, batchInterval: 0 } } });
+		expect(proxy.maxInFlight()).toBe(3);
+		const batch = ['start', 'start', 'start', 'end', 'end', 'end'];
+		expect(proxy.events).toEqual([...batch, ...batch]);
+	});
+
+	test('without Batching the items go one at a time', async () => {
+		const proxy = await createSixThroughProxy({});
+		expect(proxy.maxInFlight()).toBe(1);
+	});
+
+	test('a failing item in a batch: without Continue On Fail the node stops after that batch, naming the first failing item', async () => {
+		fx.sandbox.clearJournal();
+		const { error } = await runNode({
+			parameters: {
+				resource: 'assistant',
+				operation: 'create',
+				name: '={{ $json.name }}',
+				requestOptions: { batching: { batch: { batchSize: 3, batchInterval: 0 } } },
+			},
+			items: ['a', ' ', 'c', 'd', 'e', 'f'].map((name) => ({ json: { name } })),
+			credentials: fx.credentials,
+		});
+		expect(error?.message).toContain('Name');
+		expect((error as { context?: { itemIndex?: number } }).context?.itemIndex).toBe(1);
+		// The first batch went out (its other items were sent at once); the second never started.
+		expect(fx.sandbox.journal.map((entry) => (entry.body as { name: string }).name).sort()).toEqual(['a', 'c']);
 	});
 });

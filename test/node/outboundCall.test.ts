@@ -1,13 +1,10 @@
-import { createServer } from 'node:http';
-import type { IncomingHttpHeaders } from 'node:http';
-import type { AddressInfo } from 'node:net';
-
 import { DirectoryLoader } from 'n8n-core';
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { AssistantPlatform } from '../../nodes/AssistantPlatform/AssistantPlatform.node';
 import { registerNodeType, runNode } from '../harness/engine';
 import type { RunOptions } from '../harness/engine';
+import { startRecordingProxy } from '../harness/proxy';
 import { assistantKeysOf, useSandbox } from '../harness/sandbox';
 import { registerSecret } from '../harness/secretsGuard';
 
@@ -63,15 +60,6 @@ async function place(
 	expectNoSecrets(result.items);
 	if (result.error) expectNoSecrets({ message: result.error.message, description: result.error.description });
 	return result;
-}
-
-function forwardHeaders(headers: IncomingHttpHeaders): Record<string, string> {
-	const out: Record<string, string> = {};
-	for (const name of ['content-type', 'accept', 'x-apikey-secret-service']) {
-		const value = headers[name];
-		if (typeof value === 'string') out[name] = value;
-	}
-	return out;
 }
 
 const posts = () => fx.sandbox.journal.filter((e) => e.method === 'POST');
@@ -421,32 +409,7 @@ describe('Outbound Call → Place Call: campaigns, exactly once', () => {
 	});
 
 	test('Batching sends a batch at once and waits for it, then Batch Interval, before the next', async () => {
-		// A pass-through proxy in front of the sandbox records when each request starts and ends.
-		const events: string[] = [];
-		let inFlight = 0;
-		let maxInFlight = 0;
-		const proxy = createServer((req, res) => {
-			const chunks: Buffer[] = [];
-			req.on('data', (c: Buffer) => chunks.push(c));
-			req.on('end', () => {
-				inFlight++;
-				maxInFlight = Math.max(maxInFlight, inFlight);
-				events.push('start');
-				void fetch(`${fx.sandbox.url}${req.url}`, {
-					method: req.method,
-					headers: forwardHeaders(req.headers),
-					body: Buffer.concat(chunks),
-				}).then(async (answer) => {
-					const text = await answer.text();
-					inFlight--;
-					events.push('end');
-					res.writeHead(answer.status, { 'content-type': answer.headers.get('content-type') ?? 'application/json' });
-					res.end(text);
-				});
-			});
-		});
-		await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', () => resolve()));
-		const proxyUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+		const proxy = await startRecordingProxy(fx.sandbox.url);
 		// Long enough that a loaded machine still gets a whole batch in before its first answer.
 		fx.sandbox.injectFault({ method: 'POST', path: '/webhook/outbound_call', kind: 'latency', delayMs: 400 });
 		const started = Date.now();
@@ -460,56 +423,36 @@ describe('Outbound Call → Place Call: campaigns, exactly once', () => {
 					requestOptions: { batching: { batch: { batchSize: 5, batchInterval: 200 } } },
 				},
 				items: campaign(15),
-				credentials: { ...fx.credentials, assistantPlatformOutboundApi: { ...fx.outbound, outboundUrl: proxyUrl } },
+				credentials: { ...fx.credentials, assistantPlatformOutboundApi: { ...fx.outbound, outboundUrl: proxy.url } },
 			});
 			expect(error).toBeUndefined();
 		} finally {
-			proxy.close();
+			await proxy.close();
 		}
 		expectEachOnce(15);
-		expect(maxInFlight).toBe(5);
+		expect(proxy.maxInFlight()).toBe(5);
 		// Three batches: five requests at once, all answered before the next batch starts.
 		const batch = [...Array(5).fill('start'), ...Array(5).fill('end')];
-		expect(events).toEqual([...batch, ...batch, ...batch]);
+		expect(proxy.events).toEqual([...batch, ...batch, ...batch]);
 		// Two Batch Intervals were waited (a lower bound: sleep never returns early).
 		expect(Date.now() - started).toBeGreaterThanOrEqual(400);
 	});
 
 	test('without Batching calls never overlap', async () => {
-		let inFlight = 0;
-		let maxInFlight = 0;
-		const proxy = createServer((req, res) => {
-			const chunks: Buffer[] = [];
-			req.on('data', (c: Buffer) => chunks.push(c));
-			req.on('end', () => {
-				maxInFlight = Math.max(maxInFlight, ++inFlight);
-				void fetch(`${fx.sandbox.url}${req.url}`, {
-					method: req.method,
-					headers: forwardHeaders(req.headers),
-					body: Buffer.concat(chunks),
-				}).then(async (answer) => {
-					const text = await answer.text();
-					inFlight--;
-					res.writeHead(answer.status, { 'content-type': 'application/json' });
-					res.end(text);
-				});
-			});
-		});
-		await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', () => resolve()));
-		const proxyUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+		const proxy = await startRecordingProxy(fx.sandbox.url);
 		try {
 			const { error } = await runNode({
 				nodeType: LOADED_TYPE,
 				parameters: { resource: 'outboundCall', operation: 'placeCall', ...params },
 				items: campaign(20),
-				credentials: { ...fx.credentials, assistantPlatformOutboundApi: { ...fx.outbound, outboundUrl: proxyUrl } },
+				credentials: { ...fx.credentials, assistantPlatformOutboundApi: { ...fx.outbound, outboundUrl: proxy.url } },
 			});
 			expect(error).toBeUndefined();
 		} finally {
-			proxy.close();
+			await proxy.close();
 		}
 		expectEachOnce(20);
-		expect(maxInFlight).toBe(1);
+		expect(proxy.maxInFlight()).toBe(1);
 	});
 
 	test('injected 500s, resets and timeouts on the POST route: still exactly 1,000 POSTs, each item reports', async () => {
