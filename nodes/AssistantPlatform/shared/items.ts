@@ -6,8 +6,9 @@ import type {
 	INodeExecutionData,
 	NodeOutput,
 } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
+import { runInBatches } from '../../shared/batches';
 import { readBatching } from '../../shared/outbound';
 
 /** The parameters of one input item: what the code that reads and checks parameters needs. */
@@ -45,32 +46,47 @@ export function asNodeError(node: INode, error: unknown, itemIndex: number): Nod
 }
 
 /**
- * Runs an operation item by item: every output item is paired with its input item (set in
- * place: the items are the operation's own, and lists can hold 100,000 of them), and with Continue
- * On Fail a failing item becomes `{error}` (paired too) while the others go on. Request Options >
- * Batching pauses Batch Interval before every Items per Batch-th item, as n8n does for its own nodes.
+ * Runs an operation over the input items with the node's one batching rule (runInBatches, as Place
+ * Call): without Request Options > Batching one item at a time; with it up to Items per Batch at
+ * once, then Batch Interval before the next batch. Every output item is paired with its input item
+ * and the output keeps the input order. With Continue On Fail a failing item becomes `{error}`
+ * (paired too) while the others go on; without it the run stops after the batch with the failure and
+ * the first failing item's error is thrown.
  */
 export async function forEachItem(
 	ctx: IExecuteFunctions,
 	run: (itemIndex: number) => Promise<INodeExecutionData[]>,
 ): Promise<NodeOutput> {
 	const items = ctx.getInputData();
+	const results: INodeExecutionData[][] = new Array(items.length);
+	const failures = new Map<number, unknown>();
+	const continueOnFail = ctx.continueOnFail();
+	await runInBatches(
+		items.map((_item, itemIndex) => itemIndex),
+		readBatching(ctx.getNodeParameter('requestOptions', 0, {})),
+		async (itemIndex) => {
+			try {
+				results[itemIndex] = await run(itemIndex);
+			} catch (error) {
+				failures.set(itemIndex, error);
+			}
+		},
+		() => !continueOnFail && failures.size > 0,
+	);
+	if (!continueOnFail && failures.size > 0) {
+		const first = Math.min(...failures.keys());
+		throw asNodeError(ctx.getNode(), failures.get(first), first);
+	}
 	const output: INodeExecutionData[] = [];
-	const batching = readBatching(ctx.getNodeParameter('requestOptions', 0, {}));
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
-		if (itemIndex > 0 && batching.intervalMs > 0 && itemIndex % batching.size === 0) await sleep(batching.intervalMs);
-		try {
-			const results = await run(itemIndex);
-			for (const result of results) {
-				result.pairedItem = { item: itemIndex };
-				output.push(result);
-			}
-		} catch (error) {
-			if (ctx.continueOnFail()) {
-				output.push(failureItem(error, itemIndex));
-				continue;
-			}
-			throw asNodeError(ctx.getNode(), error, itemIndex);
+		if (failures.has(itemIndex)) {
+			output.push(failureItem(failures.get(itemIndex), itemIndex));
+			continue;
+		}
+		// Paired in place: the items are the operation's own, and lists can hold 100,000 of them.
+		for (const result of results[itemIndex]) {
+			result.pairedItem = { item: itemIndex };
+			output.push(result);
 		}
 	}
 	return [output];
