@@ -45,7 +45,15 @@ export interface StatusRun {
 	batchSize: number;
 }
 
-export type RunSpec = ListRun | PlaceRun | StatusRun;
+export interface CreateRun {
+	kind: 'create';
+	target: Target;
+	/** One assistant per name, one POST /api/v1/assistants each. */
+	names: string[];
+	batchSize: number;
+}
+
+export type RunSpec = ListRun | PlaceRun | StatusRun | CreateRun;
 
 export interface RunOutput {
 	/** Items produced (list: assistants; place: accepted calls; status: records read). */
@@ -123,6 +131,28 @@ async function rawPlace(spec: PlaceRun, dispatcher: Dispatcher | undefined, conc
 	}
 	const placed = ids.filter((id) => typeof id === 'string').length;
 	return { items: placed, outputItems: placed };
+}
+
+async function rawCreate(spec: CreateRun, dispatcher: Dispatcher): Promise<RunOutput> {
+	const { request } = await import('undici');
+	const headers = {
+		authorization: `Bearer ${spec.target.portalKey}`,
+		'content-type': 'application/json',
+		accept: 'application/json',
+	};
+	let created = 0;
+	for (const name of spec.names) {
+		const res = await request(`${spec.target.url}/api/v1/assistants`, {
+			method: 'POST',
+			headers,
+			body: JSON.stringify({ name, description: '', mode: 'text' }),
+			dispatcher,
+		});
+		const body = (await res.body.json()) as { assistantId?: string };
+		if (res.statusCode !== 200 && res.statusCode !== 201) throw new Error(`create answered ${res.statusCode}`);
+		if (typeof body.assistantId === 'string') created++;
+	}
+	return { items: created, outputItems: created };
 }
 
 // ------------------------------------------------------------------------------------------ n8n clients
@@ -327,6 +357,61 @@ async function oursStatus(spec: StatusRun, batchSize: number): Promise<RunOutput
 	return { items: found, outputItems: result.items.length };
 }
 
+async function oursCreate(spec: CreateRun, batchSize: number): Promise<RunOutput> {
+	const e = await loadEngine(false);
+	const result = await e.runChain(
+		spec.names.map((name) => ({ json: { name } })),
+		[
+			{
+				type: e.OUR_TYPE,
+				parameters: { resource: 'assistant', operation: 'create', name: '={{ $json.name }}', ...batching(batchSize) },
+				credentials: ['assistantPlatformPortalApi'],
+			},
+		],
+		credentialsFor(spec.target),
+	);
+	throwIfFailed(result);
+	const created = result.items.filter((item) => typeof item.json.assistantId === 'string').length;
+	return { items: created, outputItems: result.items.length };
+}
+
+/** The same POST with n8n's HTTP Request node: Bearer credential, JSON body from fields, default options. */
+async function httpCreate(spec: CreateRun): Promise<RunOutput> {
+	const e = await loadEngine(true);
+	const { httpRequestDefaultVersion } = e.loadNodesBase();
+	const result = await e.runChain(
+		spec.names.map((name) => ({ json: { name } })),
+		[
+			{
+				type: e.HTTP_TYPE,
+				typeVersion: httpRequestDefaultVersion,
+				credentials: ['httpBearerAuth'],
+				parameters: {
+					method: 'POST',
+					url: `${spec.target.url}/api/v1/assistants`,
+					authentication: 'genericCredentialType',
+					genericAuthType: 'httpBearerAuth',
+					sendBody: true,
+					contentType: 'json',
+					specifyBody: 'keypair',
+					bodyParameters: {
+						parameters: [
+							{ name: 'name', value: '={{ $json.name }}' },
+							{ name: 'description', value: '' },
+							{ name: 'mode', value: 'text' },
+						],
+					},
+					options: {},
+				},
+			},
+		],
+		credentialsFor(spec.target),
+	);
+	throwIfFailed(result);
+	const created = result.items.filter((item) => typeof item.json.assistantId === 'string').length;
+	return { items: created, outputItems: result.items.length };
+}
+
 /** Loads what a client needs before the first run (so that loading is not timed). */
 export async function prepare(client: ClientName): Promise<Record<string, unknown>> {
 	if (client.startsWith('raw')) {
@@ -362,6 +447,12 @@ export async function runClient(client: ClientName, spec: RunSpec): Promise<RunO
 		case 'status':
 			if (client === 'ours') return await oursStatus(spec, 1);
 			if (client === 'oursBatch') return await oursStatus(spec, spec.batchSize);
+			break;
+		case 'create':
+			if (client === 'ours') return await oursCreate(spec, 1);
+			if (client === 'oursBatch') return await oursCreate(spec, spec.batchSize);
+			if (client === 'http') return await httpCreate(spec);
+			if (client === 'rawUndici') return await rawCreate(spec, await undiciAgent());
 			break;
 	}
 	throw new Error(`client ${client} does not run ${spec.kind}`);

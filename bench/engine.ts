@@ -80,8 +80,8 @@ class InputNode implements INodeType {
 /**
  * Diagnostic, not a product: the least any n8n node can do for Return All with our credential. A
  * programmatic node that calls this.helpers.httpRequestWithAuthentication in a plain cursor loop and
- * outputs one item per assistant. ours / floor is the cost of our node's own code and of the declarative
- * engine (RoutingNode); floor / raw undici is the cost of n8n's HTTP helper and execution engine.
+ * outputs one item per assistant. ours / floor is the cost of our node's own code; floor / raw undici is the
+ * cost of n8n's HTTP helper and execution engine.
  */
 class HelperLoopNode implements INodeType {
 	description = {
@@ -131,7 +131,10 @@ const nodeTypesByName: Record<string, INodeType | IVersionedNodeType> = {
 	[FLOOR_TYPE]: new HelperLoopNode(),
 };
 
-/** Our node, loaded the way n8n loads a declarative node (Settings > Request Options with Batching added). */
+/**
+ * Our node, loaded as n8n's loader loads every node. The loader adds Settings > Request Options only to
+ * declarative nodes; ours is programmatic and carries them itself, so the call leaves it as it is.
+ */
 function loadOurNode(): void {
 	const node = new AssistantPlatform();
 	DirectoryLoader.applyDeclarativeNodeOptionParameters(node);

@@ -25,7 +25,7 @@ export interface ClientStats {
 }
 
 export interface ScenarioResult {
-	case: 'list' | 'fanout' | 'status';
+	case: 'list' | 'fanout' | 'status' | 'create';
 	n: number;
 	latencyMs: number;
 	expectedRequests?: number;
@@ -76,6 +76,8 @@ export interface BenchResults {
 	list: ScenarioResult[];
 	fanout: ScenarioResult[];
 	status: ScenarioResult[];
+	/** Case 6 (since issue 15); absent from results written before it. */
+	create?: ScenarioResult[];
 	package?: {
 		tarballBytes: number;
 		unpackedBytes: number;
@@ -181,6 +183,16 @@ export function renderMarkdown(r: BenchResults): string {
 	}
 	const postsOk = r.fanout.every((s) => Object.values(s.clients).every((c) => c.checks.accepted.every((v) => v === s.n)));
 	if (r.fanout.length) targets.push([`Case 2: POSTs received = ${n(FANOUT)} on every run of every client`, postsOk ? 'yes' : 'no', postsOk]);
+	for (const s of r.create ?? []) {
+		const seq = ratio(s.clients.ours, s.clients.rawUndici);
+		targets.push([
+			`Case 6: ours sequential ≤ 1.5x raw sequential`,
+			`${fmt(seq)}x (CPU ${fmt(cpuRatio(s.clients.ours, s.clients.rawUndici))}x)`,
+			seq === undefined ? undefined : seq <= 1.5,
+		]);
+		const createdOk = Object.values(s.clients).every((c) => c.checks.created.every((v) => v === s.n) && c.checks.posts.every((v) => v === s.n));
+		targets.push([`Case 6: POSTs sent = assistants created = ${n(s.n)} on every run of every client`, createdOk ? 'yes' : 'no', createdOk]);
+	}
 	if (r.trigger) {
 		const lost = [...r.trigger.ours.lost, ...(r.trigger.floor?.lost ?? []), ...r.trigger.webhook.lost].reduce((a, b) => a + b, 0);
 		targets.push(['Case 4: executions lost', String(lost), lost === 0]);
@@ -322,6 +334,34 @@ export function renderMarkdown(r: BenchResults): string {
 		);
 	} else {
 		out.push('Not measured by `npm run bench` (see "Case 4" below).', '');
+	}
+
+	// ----------------------------------------------------------------------------------- case 6
+	for (const s of r.create ?? []) {
+		const c = s.clients;
+		out.push(
+			`### Case 6: a write operation per item, Assistant → Create for ${n(s.n)} items`,
+			'',
+			'| ours sequential / raw sequential | ours sequential / HTTP Request | ours Batching / HTTP Request | sequential / Batching (speed-up) | CPU: ours sequential / raw sequential | CPU: ours sequential / HTTP Request |',
+			'|---:|---:|---:|---:|---:|---:|',
+			`| ${fmt(ratio(c.ours, c.rawUndici))} | ${fmt(ratio(c.ours, c.http))} | ${fmt(ratio(c.oursBatch, c.http))} | ${fmt(ratio(c.ours, c.oursBatch), 1)}x | ` +
+				`${fmt(cpuRatio(c.ours, c.rawUndici))} | ${fmt(cpuRatio(c.ours, c.http))} |`,
+			'',
+			'| Client | Median | Items/s | Median CPU | Runs (ms) | POSTs (created) | Peak RSS MB (baseline) |',
+			'|---|---:|---:|---:|---|---:|---:|',
+		);
+		for (const [name, x] of Object.entries(c)) {
+			out.push(
+				`| ${label(name)} | ${ms(x.medianMs)} ms | ${fmt((s.n * 1000) / x.medianMs, 0)} | ${ms(x.medianCpuMs)} ms | ${x.runsMs.map(ms).join(', ')} | ` +
+					`${same(x.checks.posts)} (${same(x.checks.created)}) | ${fmt(x.peakRssMB, 0)} (${fmt(x.baselineRssMB, 0)}) |`,
+			);
+		}
+		out.push(
+			'',
+			`Our node: Assistant → Create, Name from the item (one POST /api/v1/assistants each, the same body as the others: name, description "", mode "text"); Batching = ${s.batchSize} items per batch, interval 0. ` +
+				"HTTP Request node: POST with Bearer Auth, JSON body from fields, default options; it also outputs each assistant's API key, which ours replaces by a hint.",
+			'',
+		);
 	}
 
 	// ----------------------------------------------------------------------------------- case 5

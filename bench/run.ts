@@ -13,7 +13,7 @@
  *   BENCH_SHORT_RUNS=21     runs (after 3 warm-ups) of the short scenarios (Return All of up to 10,000: 20 to
  *                           150 ms a run), where 5 runs after one warm-up still measure the JIT and the noise
  *                           of a shared machine more than the clients
- *   BENCH_CASES=1,2,3,5     which cases to run (4 is `npm run bench:e2e`)
+ *   BENCH_CASES=1,2,3,5,6   which cases to run (4 is `npm run bench:e2e`)
  *   BENCH_SIZES=1000,10000,100000   list sizes of case 1
  *   BENCH_LATENCIES=0,20    added sandbox latencies (ms)
  *   BENCH_CLIENTS=ours,...  only these clients (for profiling)
@@ -45,7 +45,8 @@ const SHORT_RUNS = Math.max(RUNS, Number(process.env.BENCH_SHORT_RUNS ?? 21));
 const SHORT_WARMUPS = 3;
 /** Return All sizes up to this are short scenarios (SHORT_RUNS runs after SHORT_WARMUPS warm-ups). */
 const SHORT_LIST_MAX = 10000;
-const CASES = new Set((process.env.BENCH_CASES ?? '1,2,3,5').split(',').map((s) => s.trim()));
+const ALL_CASES = '1,2,3,5,6';
+const CASES = new Set((process.env.BENCH_CASES ?? ALL_CASES).split(',').map((s) => s.trim()));
 const SIZES = (process.env.BENCH_SIZES ?? '1000,10000,100000').split(',').map(Number);
 const PROFILE_DIR = process.env.BENCH_PROFILE ? resolve(process.env.BENCH_PROFILE) : undefined;
 const PAGE_SIZE = 500;
@@ -59,6 +60,7 @@ const CALLER = '+390212345678';
 const FANOUT_CALLS = 1000;
 const FANOUT_BATCH = 50;
 const STATUS_CALLS = 100;
+const CREATE_ITEMS = 1000;
 const STATUS_MAX_PERSIST_DELAY_MS = 4000;
 
 const log = (...args: unknown[]): void => console.log(`[bench ${new Date().toISOString().slice(11, 19)}]`, ...args);
@@ -363,6 +365,32 @@ async function caseStatus(sandbox: PlatformSandbox, base: Omit<Target, 'assistan
 	return [{ case: 'status', n: STATUS_CALLS, latencyMs: 0, maxPersistDelayMs: STATUS_MAX_PERSIST_DELAY_MS, clients: stats }];
 }
 
+// ------------------------------------------------------------------------------------------ case 6
+
+/** Assistant → Create for CREATE_ITEMS items: a write operation per item, on the node's router since issue 15. */
+async function caseCreate(sandbox: PlatformSandbox, base: Target): Promise<ScenarioResult[]> {
+	const stats = await runScenario({
+		id: 'create',
+		label: `Case 6, Assistant → Create for ${CREATE_ITEMS} items`,
+		clients: ['ours', 'oursBatch', 'rawUndici', 'http'],
+		before: async () => {
+			sandbox.reset();
+			sandbox.clearJournal();
+			const names = Array.from({ length: CREATE_ITEMS }, (_v, i) => `Bench assistant ${i}`);
+			return { kind: 'create', target: base, names, batchSize: FANOUT_BATCH };
+		},
+		after: async (_client, record) => {
+			const created = countRequests(sandbox, 'POST', '/api/v1/assistants', 201);
+			if (created !== CREATE_ITEMS || record.output.items !== CREATE_ITEMS) {
+				throw new Error(`${created} POSTs created an assistant, ${record.output.items} items of ${CREATE_ITEMS}`);
+			}
+			return { posts: countRequests(sandbox, 'POST', '/api/v1/assistants'), created };
+		},
+	});
+	sandbox.reset();
+	return [{ case: 'create', n: CREATE_ITEMS, latencyMs: 0, batchSize: FANOUT_BATCH, clients: stats }];
+}
+
 // ------------------------------------------------------------------------------------------ case 5
 
 function casePackage(): BenchResults['package'] {
@@ -477,6 +505,7 @@ async function main(): Promise<void> {
 		list: [],
 		fanout: [],
 		status: [],
+		create: [],
 	};
 
 	if (CASES.has('1') || CASES.has('2')) {
@@ -493,6 +522,14 @@ async function main(): Promise<void> {
 		const sandbox = await PlatformSandbox.start({ port: 0, clock: 'real', seed: { demo: false } });
 		try {
 			results.status = await caseStatus(sandbox, { url: sandbox.url, portalKey: sandbox.portalKey, outboundKey: sandbox.outboundKey });
+		} finally {
+			await sandbox.stop();
+		}
+	}
+	if (CASES.has('6')) {
+		const sandbox = await PlatformSandbox.start({ port: 0, clock: 'manual', seed: { demo: false } });
+		try {
+			results.create = await caseCreate(sandbox, { url: sandbox.url, portalKey: sandbox.portalKey, outboundKey: sandbox.outboundKey, assistantKey: '' });
 		} finally {
 			await sandbox.stop();
 		}
@@ -519,7 +556,7 @@ async function main(): Promise<void> {
 		return;
 	}
 	const resultsFile = join(ROOT, 'bench', 'results.json');
-	const partial = CASES.size < 4 && existsSync(resultsFile);
+	const partial = ALL_CASES.split(',').some((c) => !CASES.has(c)) && existsSync(resultsFile);
 	if (partial) {
 		// A partial run (BENCH_CASES) keeps the other cases of the previous full run.
 		const previous = JSON.parse(readFileSync(resultsFile, 'utf8')) as BenchResults;
@@ -527,6 +564,7 @@ async function main(): Promise<void> {
 		if (!CASES.has('2')) results.fanout = previous.fanout;
 		if (!CASES.has('3')) results.status = previous.status;
 		if (!CASES.has('5')) results.package = previous.package;
+		if (!CASES.has('6')) results.create = previous.create ?? [];
 	}
 	writeFileSync(resultsFile, JSON.stringify(results, null, '\t') + '\n');
 	updatePerformanceDoc(join(ROOT, 'docs', 'performance.md'), renderMarkdown(results));
