@@ -638,6 +638,9 @@ async function startN8n({
 		WEBHOOK_URL: `${baseUrl}/`,
 		N8N_SECURE_COOKIE: 'false',
 		DB_TYPE: 'sqlite',
+		// n8n 2.x's default; n8n 1.x defaults to 0, its legacy driver, which failed a Data Table upsert of example 2
+		// when two call results ran at once ("Transaction is not started yet", n8n-io/n8n#20290; README, 1.x).
+		DB_SQLITE_POOL_SIZE: '3',
 		N8N_RUNNERS_BROKER_PORT: String(runnersPort),
 		N8N_RUNNERS_BROKER_LISTEN_ADDRESS: '127.0.0.1',
 		N8N_INSTANCE_OWNER_MANAGED_BY_ENV: 'true',
