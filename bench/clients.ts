@@ -297,40 +297,59 @@ async function oursPlace(spec: PlaceRun, batchSize: number): Promise<RunOutput> 
 	return { items: placed, outputItems: result.items.length };
 }
 
-async function httpPlace(spec: PlaceRun): Promise<RunOutput> {
+/**
+ * n8n's HTTP Request node POSTing a JSON body from fields for every input item, configured as a user
+ * would in the editor (generic credential, default options); counts the answers that carry `idField`.
+ */
+async function httpPost(
+	target: Target,
+	inputs: Array<{ json: Record<string, string> }>,
+	request: { url: string; credential: 'httpBearerAuth' | 'httpHeaderAuth'; fields: Array<{ name: string; value: string }>; idField: string },
+): Promise<RunOutput> {
 	const e = await loadEngine(true);
 	const { httpRequestDefaultVersion } = e.loadNodesBase();
 	const result = await e.runChain(
-		spec.destinations.map((dst) => ({ json: { dst } })),
+		inputs,
 		[
 			{
 				type: e.HTTP_TYPE,
 				typeVersion: httpRequestDefaultVersion,
-				credentials: ['httpHeaderAuth'],
+				credentials: [request.credential],
 				parameters: {
 					method: 'POST',
-					url: `${spec.target.url}/webhook/outbound_call`,
+					url: request.url,
 					authentication: 'genericCredentialType',
-					genericAuthType: 'httpHeaderAuth',
+					genericAuthType: request.credential,
 					sendBody: true,
 					contentType: 'json',
 					specifyBody: 'keypair',
-					bodyParameters: {
-						parameters: [
-							{ name: 'dst', value: '={{ $json.dst }}' },
-							{ name: 'callerId', value: spec.callerId },
-							{ name: 'assistantApiKey', value: spec.target.assistantKey },
-						],
-					},
+					bodyParameters: { parameters: request.fields },
 					options: {},
 				},
 			},
 		],
-		credentialsFor(spec.target),
+		credentialsFor(target),
 	);
 	throwIfFailed(result);
-	const placed = result.items.filter((item) => typeof item.json.internal_id === 'string').length;
-	return { items: placed, outputItems: result.items.length };
+	const produced = result.items.filter((item) => typeof item.json[request.idField] === 'string').length;
+	return { items: produced, outputItems: result.items.length };
+}
+
+async function httpPlace(spec: PlaceRun): Promise<RunOutput> {
+	return await httpPost(
+		spec.target,
+		spec.destinations.map((dst) => ({ json: { dst } })),
+		{
+			url: `${spec.target.url}/webhook/outbound_call`,
+			credential: 'httpHeaderAuth',
+			fields: [
+				{ name: 'dst', value: '={{ $json.dst }}' },
+				{ name: 'callerId', value: spec.callerId },
+				{ name: 'assistantApiKey', value: spec.target.assistantKey },
+			],
+			idField: 'internal_id',
+		},
+	);
 }
 
 async function oursStatus(spec: StatusRun, batchSize: number): Promise<RunOutput> {
@@ -375,41 +394,22 @@ async function oursCreate(spec: CreateRun, batchSize: number): Promise<RunOutput
 	return { items: created, outputItems: result.items.length };
 }
 
-/** The same POST with n8n's HTTP Request node: Bearer credential, JSON body from fields, default options. */
+/** The same POST with n8n's HTTP Request node and a Bearer credential. */
 async function httpCreate(spec: CreateRun): Promise<RunOutput> {
-	const e = await loadEngine(true);
-	const { httpRequestDefaultVersion } = e.loadNodesBase();
-	const result = await e.runChain(
+	return await httpPost(
+		spec.target,
 		spec.names.map((name) => ({ json: { name } })),
-		[
-			{
-				type: e.HTTP_TYPE,
-				typeVersion: httpRequestDefaultVersion,
-				credentials: ['httpBearerAuth'],
-				parameters: {
-					method: 'POST',
-					url: `${spec.target.url}/api/v1/assistants`,
-					authentication: 'genericCredentialType',
-					genericAuthType: 'httpBearerAuth',
-					sendBody: true,
-					contentType: 'json',
-					specifyBody: 'keypair',
-					bodyParameters: {
-						parameters: [
-							{ name: 'name', value: '={{ $json.name }}' },
-							{ name: 'description', value: '' },
-							{ name: 'mode', value: 'text' },
-						],
-					},
-					options: {},
-				},
-			},
-		],
-		credentialsFor(spec.target),
+		{
+			url: `${spec.target.url}/api/v1/assistants`,
+			credential: 'httpBearerAuth',
+			fields: [
+				{ name: 'name', value: '={{ $json.name }}' },
+				{ name: 'description', value: '' },
+				{ name: 'mode', value: 'text' },
+			],
+			idField: 'assistantId',
+		},
 	);
-	throwIfFailed(result);
-	const created = result.items.filter((item) => typeof item.json.assistantId === 'string').length;
-	return { items: created, outputItems: result.items.length };
 }
 
 /** Loads what a client needs before the first run (so that loading is not timed). */
