@@ -18,7 +18,9 @@ import { AssistantPlatformOutboundApi } from '../../credentials/AssistantPlatfor
 import { AssistantPlatformPortalApi } from '../../credentials/AssistantPlatformPortalApi.credentials';
 
 import {
+	DEFAULT_MAX_RESPONSE_MB,
 	DEFAULT_TIMEOUT_MS,
+	MB,
 	OUTBOUND_CREDENTIAL,
 	PORTAL_CREDENTIAL,
 	READ_BACKOFF_BASE_MS,
@@ -28,7 +30,7 @@ import {
 } from './constants';
 import { platformApiError, transportError } from './errors';
 import { MAX_JSON_DEPTH, redactSecrets, URL_FIELDS, urlSecrets } from './redact';
-import { invalid } from './validation';
+import { invalid, kindOf } from './validation';
 
 export type RequestContext =
 	| IExecuteFunctions
@@ -50,12 +52,47 @@ export interface RequestPolicy {
 	itemIndex?: number;
 	/** Status codes returned to the caller instead of thrown (e.g. 404 while a call record is pending). */
 	passStatuses?: number[];
+	/** A tighter bound than Max Response Size for this answer (what a list walk may still read). */
+	sizeLimit?: SizeLimit;
+}
+
+/** How many bytes (after decompression) an answer may have, and the setting that raises the bound. */
+export interface SizeLimit {
+	bytes: number;
+	/** Where the user raises it, e.g. "Settings > Request Options > Max Response Size". */
+	setting: string;
 }
 
 export interface PlatformResponse {
 	statusCode: number;
 	headers: IDataObject;
 	body: unknown;
+	/** Bytes of the answer as read, after decompression. */
+	bytes?: number;
+}
+
+const MAX_RESPONSE_SETTING = 'Settings > Request Options > Max Response Size';
+
+/** An answer that passed its size bound: the exchange was aborted and the answer not used. */
+export class AnswerTooLargeError extends NodeApiError {
+	constructor(
+		node: INode,
+		readonly limit: SizeLimit,
+		itemIndex?: number,
+	) {
+		const reason = `The platform answered more than ${formatMb(limit.bytes)} (${limit.setting})`;
+		super(node, { message: reason } as JsonObject, {
+			message: reason,
+			description: `Answers are read up to this size after decompression, so that one answer cannot exhaust n8n's memory; this one was stopped there and not used. If the platform really sends answers this large (e.g. to a Custom API Request), raise ${limit.setting} (MB); otherwise check the base URL in the credential (a proxy or another host may be answering).`,
+			httpCode: 'none',
+			itemIndex,
+		});
+	}
+}
+
+function formatMb(bytes: number): string {
+	const mb = bytes / MB;
+	return `${Number.isInteger(mb) ? mb : mb.toFixed(1)} MB`;
 }
 
 const TRANSIENT_NETWORK_CODES = new Set([
@@ -249,20 +286,24 @@ function redirectError(node: INode, statusCode: number, headers: IDataObject, fr
 export async function platformRequest(
 	ctx: RequestContext,
 	credential: CredentialName,
-	options: IHttpRequestOptions,
+	options: IHttpRequestOptions & { maxResponseBytes?: number },
 	policy: RequestPolicy,
 ): Promise<PlatformResponse> {
 	const node = ctx.getNode();
 	const endpoint = await endpointFor(ctx, credential);
-	const timeout = options.timeout && options.timeout > 0 ? options.timeout : DEFAULT_TIMEOUT_MS;
-	const url = targetUrl(node, endpoint, options, policy.itemIndex);
-	const secrets = secretsOf(endpoint, options.body);
+	const { maxResponseBytes, ...httpOptions } = options;
+	const timeout = httpOptions.timeout && httpOptions.timeout > 0 ? httpOptions.timeout : DEFAULT_TIMEOUT_MS;
+	const url = targetUrl(node, endpoint, httpOptions, policy.itemIndex);
+	const secrets = secretsOf(endpoint, httpOptions.body);
+	const sizeLimit = answerLimit(maxResponseBytes, policy.sizeLimit);
 	const request: IHttpRequestOptions = {
-		...options,
+		...httpOptions,
 		url,
-		headers: { ...(options.headers ?? {}), ...endpoint.auth },
+		headers: { ...(httpOptions.headers ?? {}), ...endpoint.auth },
 		timeout,
-		json: options.json ?? true,
+		json: httpOptions.json ?? true,
+		// The answer as a stream, already decompressed by n8n's client: counted as it arrives (receive).
+		encoding: 'stream',
 		ignoreHttpStatusErrors: true,
 		returnFullResponse: true,
 		disableFollowRedirect: true,
@@ -278,19 +319,25 @@ export async function platformRequest(
 		// A deadline for the whole exchange: the client's own timeout only bounds the wait between two
 		// chunks, which a platform sending one byte at a time never reaches.
 		const deadline = AbortSignal.timeout(timeout);
-		request.abortSignal = cancel ? AbortSignal.any([deadline, cancel]) : deadline;
+		// Ends the exchange early: an answer past its size bound, or a redirect, is not read further.
+		const stop = new AbortController();
+		request.abortSignal = AbortSignal.any(cancel ? [deadline, stop.signal, cancel] : [deadline, stop.signal]);
 		let response: IN8nHttpFullResponse;
+		let received: Received;
 		try {
 			response = (await ctx.helpers.httpRequest(request)) as IN8nHttpFullResponse;
+			received = await receive(response.body, sizeLimit.bytes);
 		} catch (error) {
 			if (cancel?.aborted && !deadline.aborted) {
 				throw transportError(node, 'The request was stopped with the execution', 'The execution was cancelled.', policy.itemIndex);
 			}
 			const code = errorCode(error);
+			const undecodable = code !== undefined && /^Z_/.test(code);
 			const transient =
 				deadline.aborted ||
+				undecodable ||
 				TRANSIENT_NETWORK_CODES.has(code ?? '') ||
-				/timeout|socket hang up/i.test((error as Error)?.message ?? '');
+				/timeout|socket hang up|aborted/i.test((error as Error)?.message ?? '');
 			if (policy.retry && transient && !last) {
 				await sleep(backoffMs(attempt));
 				continue;
@@ -300,7 +347,12 @@ export async function platformRequest(
 						reason: `The platform did not answer within ${timeout} ms (timeout)`,
 						hint: 'The request did not complete in time (Timeout covers the whole answer). Raise the Timeout request option, or try again later.',
 					}
-				: describeNetworkError(error, timeout);
+				: undecodable
+					? {
+							reason: 'The platform answered a compressed body that could not be decompressed',
+							hint: `Content-Encoding ${code}: the answer was not used.`,
+						}
+					: describeNetworkError(error, timeout);
 			throw transportError(
 				node,
 				reason,
@@ -311,10 +363,13 @@ export async function platformRequest(
 
 		const statusCode = Number(response.statusCode);
 		const headers = (response.headers ?? {}) as IDataObject;
+		if (received.overflow) stop.abort();
 		if (statusCode >= 300 && statusCode < 400) {
 			throw redirectError(node, statusCode, headers, url, policy.itemIndex);
 		}
-		const read = readBody(response.body, headers, secrets);
+		// Reading it again would read the same: an answer past its bound is not retried.
+		if (received.overflow) throw new AnswerTooLargeError(node, sizeLimit, policy.itemIndex);
+		const read = readBody(received.data, headers, secrets);
 		if (!read.ok) {
 			if (policy.retry && !last) {
 				await sleep(backoffMs(attempt));
@@ -330,10 +385,10 @@ export async function platformRequest(
 
 		const body = read.body;
 		if (statusCode >= 200 && statusCode < 300) {
-			return { statusCode, headers, body };
+			return { statusCode, headers, body, bytes: received.bytes };
 		}
 		if (policy.passStatuses?.includes(statusCode)) {
-			return { statusCode, headers, body };
+			return { statusCode, headers, body, bytes: received.bytes };
 		}
 		const retryable = statusCode === 429 || statusCode >= 500;
 		const wait = statusCode === 429 ? retryAfterMs(headers) : undefined;
@@ -354,6 +409,45 @@ export async function platformRequest(
 	}
 }
 
+/** The bound of one answer: Max Response Size (or its default), or the caller's tighter one. */
+function answerLimit(maxResponseBytes: number | undefined, tighter: SizeLimit | undefined): SizeLimit {
+	const bytes = maxResponseBytes && maxResponseBytes > 0 ? maxResponseBytes : DEFAULT_MAX_RESPONSE_MB * MB;
+	if (tighter && tighter.bytes < bytes) return tighter;
+	return { bytes, setting: MAX_RESPONSE_SETTING };
+}
+
+type Received = { overflow: false; data: unknown; bytes: number } | { overflow: true; bytes: number };
+
+function isStream(value: unknown): value is AsyncIterable<Buffer | string> & { destroy(): void } {
+	return (
+		typeof value === 'object' &&
+		value !== null &&
+		typeof (value as { destroy?: unknown }).destroy === 'function' &&
+		typeof (value as AsyncIterable<unknown>)[Symbol.asyncIterator] === 'function'
+	);
+}
+
+/**
+ * The answer's body, read as it arrives and counted after decompression: past `maxBytes` the reading
+ * stops (leaving the loop destroys the stream) and nothing read is kept. A body that is not a stream
+ * (a helper that does not stream) is taken as it is.
+ */
+async function receive(body: unknown, maxBytes: number): Promise<Received> {
+	if (!isStream(body)) {
+		const bytes = typeof body === 'string' ? Buffer.byteLength(body) : Buffer.isBuffer(body) ? body.length : 0;
+		return bytes > maxBytes ? { overflow: true, bytes } : { overflow: false, data: body, bytes };
+	}
+	const chunks: Buffer[] = [];
+	let bytes = 0;
+	for await (const piece of body) {
+		const chunk = typeof piece === 'string' ? Buffer.from(piece) : piece;
+		bytes += chunk.length;
+		if (bytes > maxBytes) return { overflow: true, bytes };
+		chunks.push(chunk);
+	}
+	return { overflow: false, data: chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, bytes), bytes };
+}
+
 function secretsOf(endpoint: Endpoint, body: unknown): string[] {
 	const secrets = [...endpoint.secrets];
 	if (body && typeof body === 'object' && !Array.isArray(body)) {
@@ -368,9 +462,9 @@ function secretsOf(endpoint: Endpoint, body: unknown): string[] {
 }
 
 /**
- * The answer's body as the node may use it: JSON parsed (an empty body is none), every secret
- * redacted at any depth. Refused: malformed JSON, a body that is not JSON, nesting deeper than
- * MAX_JSON_DEPTH.
+ * The answer's body as the node may use it: JSON parsed whatever the content type, as n8n's client
+ * did (an empty body is none), every secret redacted at any depth. Refused: malformed JSON, a body
+ * that is not JSON, nesting deeper than MAX_JSON_DEPTH.
  */
 function readBody(
 	raw: unknown,
@@ -379,13 +473,17 @@ function readBody(
 ): { ok: true; body: unknown } | { ok: false; reason: string } {
 	let body = raw;
 	if (typeof body === 'string' || Buffer.isBuffer(body)) {
-		const text = body.toString();
+		const text = body.toString().replace(/^\uFEFF/, '');
 		if (text.trim() === '') return { ok: true, body: undefined };
-		if (!isJsonContent(headers)) return { ok: false, reason: `The platform answered ${contentTypeOf(headers)} instead of JSON` };
 		try {
 			body = JSON.parse(text);
 		} catch {
-			return { ok: false, reason: 'The platform answered with malformed JSON' };
+			return {
+				ok: false,
+				reason: isJsonContent(headers)
+					? 'The platform answered with malformed JSON'
+					: `The platform answered ${contentTypeOf(headers)} instead of JSON`,
+			};
 		}
 	}
 	try {
@@ -404,15 +502,27 @@ export interface RequestSettings {
 	timeout?: number;
 	proxy?: IHttpRequestOptions['proxy'];
 	skipSslCertificateValidation?: boolean;
+	/** Max Response Size in bytes (after decompression). */
+	maxResponseBytes?: number;
 }
 
-/** Reads Request Options > Timeout / Proxy / Ignore SSL Issues (names and rules as n8n's own nodes have them). */
+/**
+ * Reads Request Options > Timeout / Proxy / Ignore SSL Issues (names and rules as n8n's own nodes have
+ * them) and Max Response Size.
+ */
 export function readRequestSettings(node: INode, raw: unknown, itemIndex?: number): RequestSettings {
 	const options = (raw && typeof raw === 'object' ? raw : {}) as IDataObject;
 	const settings: RequestSettings = {};
 	const timeout = Number(options.timeout);
 	if (options.timeout !== undefined && options.timeout !== '' && Number.isFinite(timeout) && timeout > 0) {
 		settings.timeout = timeout;
+	}
+	const size = options.maxResponseSize;
+	if (size !== undefined && size !== null && size !== '') {
+		if (typeof size !== 'number' || !Number.isFinite(size) || size <= 0) {
+			throw invalid(node, 'Max Response Size (MB)', `must be a number above 0 (got ${typeof size === 'number' ? size : kindOf(size)})`, itemIndex);
+		}
+		settings.maxResponseBytes = Math.floor(size * MB);
 	}
 	if (options.allowUnauthorizedCerts === true) settings.skipSslCertificateValidation = true;
 	if (typeof options.proxy === 'string' && options.proxy.trim() !== '') {
@@ -483,7 +593,7 @@ export async function portalRequest(
 	path: string,
 	options: { qs?: IDataObject; body?: unknown; headers?: IDataObject; timeout?: number; baseURL?: string } & RequestPolicy,
 ): Promise<PlatformResponse> {
-	const { retry, itemIndex, passStatuses, baseURL, ...rest } = options;
+	const { retry, itemIndex, passStatuses, sizeLimit, baseURL, ...rest } = options;
 	return await platformRequest(
 		ctx,
 		PORTAL_CREDENTIAL,
@@ -495,6 +605,6 @@ export async function portalRequest(
 			...(rest as Partial<IHttpRequestOptions>),
 			...nodeRequestSettings(ctx, itemIndex),
 		} as IHttpRequestOptions,
-		{ retry, itemIndex, passStatuses },
+		{ retry, itemIndex, passStatuses, sizeLimit },
 	);
 }
