@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { DEFAULT_MAX_PAGES, DEFAULT_MAX_RESPONSE_MB, MAX_PAGE_SIZE } from './constants';
+import { DEFAULT_MAX_LIST_MB, DEFAULT_MAX_PAGES, DEFAULT_MAX_RESPONSE_MB, MAX_PAGE_SIZE } from './constants';
 
 type Show = { resource: string[]; operation: string[] };
 
@@ -121,6 +121,14 @@ export function listProperties(show: Show, itemName: string): INodeProperties[] 
 					typeOptions: { minValue: 1 },
 					default: DEFAULT_MAX_PAGES,
 					description: `Return All stops with an error after this many pages, so that a list that never ends cannot exhaust n8n's memory. Raise it for ${itemName} lists longer than Max Pages × Page Size.`,
+				},
+				{
+					displayName: 'Max List Size (MB)',
+					name: 'maxListSize',
+					type: 'number',
+					typeOptions: { minValue: 1 },
+					default: DEFAULT_MAX_LIST_MB,
+					description: `Reading stops with an error once the pages read add up to more than this (counted after decompression), so that one list cannot exhaust n8n's memory. Use Limit or a filter to read less, or raise it for longer ${itemName} lists.`,
 				},
 			],
 		},

@@ -30,6 +30,7 @@ import {
 } from './constants';
 import { platformApiError, transportError } from './errors';
 import { MAX_JSON_DEPTH, redactSecrets, URL_FIELDS, urlSecrets } from './redact';
+import { formatMb } from './text';
 import { invalid, kindOf } from './validation';
 
 export type RequestContext =
@@ -88,11 +89,6 @@ export class AnswerTooLargeError extends NodeApiError {
 			itemIndex,
 		});
 	}
-}
-
-function formatMb(bytes: number): string {
-	const mb = bytes / MB;
-	return `${Number.isInteger(mb) ? mb : mb.toFixed(1)} MB`;
 }
 
 const TRANSIENT_NETWORK_CODES = new Set([
