@@ -8,7 +8,7 @@ import type {
 import { NodeOperationError } from 'n8n-workflow';
 
 import { outboundBaseUrl } from '../shared/transport';
-import { invalid } from '../shared/validation';
+import { invalid, numberField } from '../shared/validation';
 import {
 	DEFAULT_MAX_WAIT_MINUTES,
 	DEFAULT_RESULT_RECORD_WAIT_SECONDS,
@@ -78,7 +78,9 @@ export async function placeCallAndWait(this: IExecuteFunctions): Promise<INodeEx
 	}
 
 	const settings = readRequestSettings(node, this.getNodeParameter('requestOptions', 0, {}), 0);
-	const maxWaitMinutes = Number(this.getNodeParameter('maxWaitMinutes', 0, DEFAULT_MAX_WAIT_MINUTES));
+	const maxWaitMinutes = numberField(node, 'Max Wait (Minutes)', this.getNodeParameter('maxWaitMinutes', 0, DEFAULT_MAX_WAIT_MINUTES), DEFAULT_MAX_WAIT_MINUTES, 0);
+	// Read by the resume webhook: checked here, before the call is placed.
+	numberField(node, 'Status Read Wait After Result (Seconds)', this.getNodeParameter('options.resultRecordWait', 0, DEFAULT_RESULT_RECORD_WAIT_SECONDS), 0, 0);
 	if (!Number.isFinite(maxWaitMinutes) || maxWaitMinutes <= 0 || maxWaitMinutes > MAX_WAIT_MINUTES_LIMIT) {
 		throw invalid(node, 'Max Wait (Minutes)', `must be a number above 0 and at most ${MAX_WAIT_MINUTES_LIMIT}`, 0);
 	}

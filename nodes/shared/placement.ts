@@ -10,6 +10,7 @@ import {
 	invalid,
 	isIpOrHostname,
 	parseJsonObject,
+	textField,
 } from './validation';
 import { redactUrl } from './redact';
 import { callResultFields, INTERNAL_ID_RULE, isInternalId } from './callResult';
@@ -79,7 +80,8 @@ export function readPlacement(
 	const callerId = assertE164(node, 'Caller ID', ctx.getNodeParameter('callerId', i, ''), i);
 	const options = (ctx.getNodeParameter('options', i, {}) ?? {}) as IDataObject;
 
-	const override = typeof options.assistantApiKeyOverride === 'string' ? options.assistantApiKeyOverride.trim() : '';
+	// Of the wrong type, an override is refused: read as empty it would place the call with the credential's key.
+	const override = textField(node, 'Assistant API Key Override', options.assistantApiKeyOverride, i, { numbers: false });
 	const key = override !== '' ? override : credentialKey;
 	if (key === '') {
 		throw invalid(
@@ -103,9 +105,8 @@ export function readPlacement(
 		if (options.sipPort !== undefined && options.sipPort !== null && options.sipPort !== '') {
 			sipPort = assertIntegerInRange(node, 'SIP Port', options.sipPort, 1, 65535, i);
 		}
-		if (typeof options.addPrompt === 'string' && options.addPrompt.trim() !== '') {
-			addPrompt = options.addPrompt;
-		}
+		const prompt = textField(node, 'Additional Prompt', options.addPrompt, i, { trim: false });
+		if (prompt.trim() !== '') addPrompt = prompt;
 	}
 
 	let callResultUrl: string | undefined;

@@ -31,7 +31,7 @@ import {
 import { platformApiError, transportError } from './errors';
 import { MAX_JSON_DEPTH, redactSecrets, URL_FIELDS, urlSecrets } from './redact';
 import { formatMb } from './text';
-import { invalid, kindOf } from './validation';
+import { invalid, kindOf, numberField, textField } from './validation';
 
 export type RequestContext =
 	| IExecuteFunctions
@@ -509,10 +509,8 @@ export interface RequestSettings {
 export function readRequestSettings(node: INode, raw: unknown, itemIndex?: number): RequestSettings {
 	const options = (raw && typeof raw === 'object' ? raw : {}) as IDataObject;
 	const settings: RequestSettings = {};
-	const timeout = Number(options.timeout);
-	if (options.timeout !== undefined && options.timeout !== '' && Number.isFinite(timeout) && timeout > 0) {
-		settings.timeout = timeout;
-	}
+	const timeout = numberField(node, 'Timeout', options.timeout, 0, itemIndex);
+	if (timeout > 0) settings.timeout = timeout;
 	const size = options.maxResponseSize;
 	if (size !== undefined && size !== null && size !== '') {
 		if (typeof size !== 'number' || !Number.isFinite(size) || size <= 0) {
@@ -521,10 +519,11 @@ export function readRequestSettings(node: INode, raw: unknown, itemIndex?: numbe
 		settings.maxResponseBytes = Math.floor(size * MB);
 	}
 	if (options.allowUnauthorizedCerts === true) settings.skipSslCertificateValidation = true;
-	if (typeof options.proxy === 'string' && options.proxy.trim() !== '') {
+	const proxy = textField(node, 'Proxy', options.proxy, itemIndex, { numbers: false });
+	if (proxy !== '') {
 		let url: URL;
 		try {
-			url = new URL(options.proxy.trim());
+			url = new URL(proxy);
 		} catch {
 			throw invalid(node, 'Proxy', 'must be a URL such as http://myproxy:3128', itemIndex);
 		}

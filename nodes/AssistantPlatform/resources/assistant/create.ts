@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, NodeOutput } from 'n8n-workflow';
 
 import { additionalFieldsJson } from '../../../shared/descriptions';
-import { assertNonEmpty } from '../../../shared/validation';
+import { assertNonEmpty, textField } from '../../../shared/validation';
 import { forEachItem, itemScope } from '../../shared/items';
 import { managementRequest, withAdditionalFields } from '../../shared/request';
 
@@ -80,7 +80,7 @@ export async function execute(this: IExecuteFunctions): Promise<NodeOutput> {
 	return await forEachItem(this, async (itemIndex) => {
 		const body = withAdditionalFields(itemScope(this, itemIndex), {
 			name: assertNonEmpty(node, 'Name', this.getNodeParameter('name', itemIndex), itemIndex),
-			description: this.getNodeParameter('description', itemIndex, '') as string,
+			description: textField(node, 'Description', this.getNodeParameter('description', itemIndex, ''), itemIndex, { trim: false }),
 			mode: assertNonEmpty(node, 'Mode', this.getNodeParameter('mode', itemIndex), itemIndex),
 		});
 		const items = await managementRequest(this, itemIndex, 'POST', '/assistants', body);
