@@ -294,7 +294,7 @@ export async function platformRequest(
 	const sizeLimit = answerLimit(maxResponseBytes, policy.sizeLimit);
 	const request: IHttpRequestOptions = {
 		...httpOptions,
-		url,
+		url: withQuery(url, httpOptions.qs),
 		headers: { ...(httpOptions.headers ?? {}), ...endpoint.auth },
 		timeout,
 		json: httpOptions.json ?? true,
@@ -306,6 +306,7 @@ export async function platformRequest(
 		sendCredentialsOnCrossOriginRedirect: false,
 	};
 	delete request.baseURL;
+	delete request.qs;
 	const cancel =
 		'getExecutionCancelSignal' in ctx ? (ctx as IExecuteFunctions).getExecutionCancelSignal?.() : undefined;
 	const maxAttempts = policy.retry ? READ_RETRIES + 1 : 1;
@@ -403,6 +404,40 @@ export async function platformRequest(
 		}
 		throw error;
 	}
+}
+
+/** axios' encoding of a query value: encodeURIComponent with ":", "$", ",", "[", "]" kept and spaces as "+". */
+function encodeQuery(text: string): string {
+	return encodeURIComponent(text)
+		.replace(/%3A/gi, ':')
+		.replace(/%24/g, '$')
+		.replace(/%2C/gi, ',')
+		.replace(/%20/g, '+')
+		.replace(/%5B/gi, '[')
+		.replace(/%5D/gi, ']');
+}
+
+/**
+ * `url` with the query written as n8n's client (axios) writes it, but by the transport: axios merges
+ * its parameters into a new object and drops the names "__proto__", "constructor" and "prototype",
+ * which are parameters like any other here. Undefined and null values are left out (as axios does);
+ * a list repeats its name with "[]".
+ */
+function withQuery(url: string, qs: IDataObject | undefined): string {
+	if (!qs) return url;
+	const pairs: string[] = [];
+	for (const [name, value] of Object.entries(qs)) {
+		if (value === undefined || value === null) continue;
+		const values = Array.isArray(value) ? value : [value];
+		const key = encodeQuery(Array.isArray(value) ? `${name}[]` : name);
+		for (const entry of values) {
+			const text = typeof entry === 'object' && entry !== null ? JSON.stringify(entry) : String(entry);
+			pairs.push(`${key}=${encodeQuery(text)}`);
+		}
+	}
+	if (pairs.length === 0) return url;
+	const [base, hash] = url.split('#', 2);
+	return `${base}${base.includes('?') ? '&' : '?'}${pairs.join('&')}${hash === undefined ? '' : `#${hash}`}`;
 }
 
 /** The bound of one answer: Max Response Size (or its default), or the caller's tighter one. */

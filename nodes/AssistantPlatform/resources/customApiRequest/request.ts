@@ -86,7 +86,13 @@ function readQuery(scope: ItemScope, paginate: boolean): IDataObject {
 			);
 		}
 		const value = row.value;
-		qs[name] = value === undefined || value === null ? '' : typeof value === 'string' ? value : String(value);
+		// Defined, not assigned: "__proto__" is a parameter name like any other here.
+		Object.defineProperty(qs, name, {
+			value: value === undefined || value === null ? '' : typeof value === 'string' ? value : String(value),
+			enumerable: true,
+			writable: true,
+			configurable: true,
+		});
 	}
 	return qs;
 }
