@@ -15,6 +15,7 @@ import {
 import { redactUrl } from './redact';
 import { callResultFields, INTERNAL_ID_RULE, isInternalId } from './callResult';
 import { isObject } from './object';
+import { acceptanceContradiction } from './acceptance';
 
 export type Route = 'trunk' | 'pbx';
 
@@ -171,7 +172,8 @@ function describeAnswer(body: unknown): string {
 /**
  * The output item of an accepted call: the platform's answer (minus any key) and the request summary.
  * A call is accepted only with an internal_id; any other 2xx (empty, 204, an error object, a proxy's
- * page) throws an error whose outcome is unknown: the call may or may not have been placed.
+ * page), or one that also says the call was not placed, throws an error whose outcome is unknown: the
+ * call may or may not have been placed.
  */
 export function placedItem(
 	node: INode,
@@ -186,6 +188,16 @@ export function placedItem(
 		throw new NodeApiError(node, { status: response.statusCode } as JsonObject, {
 			message: `The platform answered ${response.statusCode} without a usable internal_id`,
 			description: `An accepted call always has an internal_id (${INTERNAL_ID_RULE}); this answer held ${describeAnswer(response.body)}.`,
+			httpCode: String(response.statusCode),
+			itemIndex,
+		});
+	}
+	// An id and a refusal at once: not trusted either way, so a failed placement with outcome unknown.
+	const contradiction = acceptanceContradiction(answer);
+	if (contradiction) {
+		throw new NodeApiError(node, { status: response.statusCode } as JsonObject, {
+			message: `The platform's answer names call ${JSON.stringify(id)} but says it was not placed (${contradiction})`,
+			description: `An answer that both accepts and refuses a call is trusted neither way. Look the call up by its internal_id ${JSON.stringify(id)}.`,
 			httpCode: String(response.statusCode),
 			itemIndex,
 		});
