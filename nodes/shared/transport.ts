@@ -12,7 +12,7 @@ import type {
 	IWebhookFunctions,
 	JsonObject,
 } from 'n8n-workflow';
-import { NodeApiError, sleep } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
 import { AssistantPlatformOutboundApi } from '../../credentials/AssistantPlatformOutboundApi.credentials';
 import { AssistantPlatformPortalApi } from '../../credentials/AssistantPlatformPortalApi.credentials';
@@ -183,18 +183,26 @@ async function loadEndpoint(ctx: RequestContext, credential: CredentialName): Pr
 		credential === PORTAL_CREDENTIAL
 			? `${trimSlash(String(credentials.baseUrl ?? ''))}/api/v1`
 			: trimSlash(String(credentials.outboundUrl ?? ''));
+	// The credential's own `authenticate` (the one n8n applies to its credential test) sets the headers,
+	// and refuses a base URL with a query, a fragment or user info and an empty key (credentials/checks.ts).
+	const authenticate = CREDENTIAL_CLASSES[credential].authenticate as (
+		credentials: ICredentialDataDecryptedObject,
+		requestOptions: IHttpRequestOptions,
+	) => Promise<IHttpRequestOptions>;
+	let authenticated: IHttpRequestOptions;
+	try {
+		authenticated = await authenticate(credentials, { url: '', headers: {} });
+	} catch (error) {
+		throw new NodeOperationError(ctx.getNode(), (error as Error).message, {
+			description: `Fix it in the ${CREDENTIAL_LABEL[credential]} credential. Nothing was sent.`,
+		});
+	}
 	let origin = '';
 	try {
 		origin = new URL(base).origin;
 	} catch {
 		throw invalid(ctx.getNode(), `${CREDENTIAL_LABEL[credential]} credential`, `its base URL must be an http:// or https:// URL`);
 	}
-	// The credential's own `authenticate` (the one n8n applies to its credential test) sets the headers.
-	const authenticate = CREDENTIAL_CLASSES[credential].authenticate as (
-		credentials: ICredentialDataDecryptedObject,
-		requestOptions: IHttpRequestOptions,
-	) => Promise<IHttpRequestOptions>;
-	const authenticated = await authenticate(credentials, { url: '', headers: {} });
 	const secretFields = credential === PORTAL_CREDENTIAL ? ['portalApiKey'] : ['outboundApiKey', 'assistantApiKey'];
 	return {
 		baseURL: base,
