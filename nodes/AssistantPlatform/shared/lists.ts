@@ -5,6 +5,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import { DEFAULT_MAX_LIST_MB, DEFAULT_MAX_PAGES, MAX_EMPTY_PAGES, MAX_PAGE_SIZE, MB } from '../../shared/constants';
 import type { PlatformResponse, RequestContext, SizeLimit } from '../../shared/transport';
 import { AnswerTooLargeError, portalBaseUrl, portalRequest } from '../../shared/transport';
+import { readHasMore } from '../../shared/pageMeta';
 import { formatMb } from '../../shared/text';
 import { assertIntegerInRange, assertPageSize, invalid, kindOf } from '../../shared/validation';
 
@@ -191,9 +192,16 @@ async function walkList(
 				`repeated ${repeated.length} item(s) already read (first: ${seen.describe(repeated[0])}); following it could loop or output duplicates`,
 			);
 		}
+		const hasMore = readHasMore(meta);
+		if (!hasMore.ok) {
+			throw stop(
+				hasMore.problem,
+				'had it: the contract\'s hasMore is true or false, and a guess could end the list early without a word or follow it forever',
+			);
+		}
 		collected.push(...(data as IDataObject[]));
 		if (!walk.returnAll && collected.length >= walk.limit) break;
-		if (meta.hasMore !== true) break;
+		if (!hasMore.value) break;
 		const next = meta.nextCursor;
 		if (typeof next !== 'string' || next === '') {
 			throw stop(
