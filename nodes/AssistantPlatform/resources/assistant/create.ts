@@ -1,5 +1,6 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, NodeOutput } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeProperties, NodeOutput } from 'n8n-workflow';
 
+import { protectAssistantKeys } from '../../../shared/assistantKey';
 import { additionalFieldsJson } from '../../../shared/descriptions';
 import { assertNonEmpty, textField } from '../../../shared/validation';
 import { forEachItem, itemScope } from '../../shared/items';
@@ -57,23 +58,6 @@ export const description: INodeProperties[] = [
 	},
 ];
 
-/**
- * The platform returns the assistant's confidential key once, on create. Unless the user asks for it,
- * only a hint (its last four characters) is output.
- */
-function protectAssistantKey(items: INodeExecutionData[], reveal: boolean): INodeExecutionData[] {
-	if (reveal) return items;
-	for (const item of items) {
-		const key = item.json.assistantApiKey;
-		if (typeof key !== 'string') continue;
-		const json: IDataObject = { ...item.json };
-		delete json.assistantApiKey;
-		json.assistantApiKeyHint = key.length > 8 ? `…${key.slice(-4)}` : '…';
-		item.json = json;
-	}
-	return items;
-}
-
 /** POST /assistants {name, description, mode, ...Additional Fields}. */
 export async function execute(this: IExecuteFunctions): Promise<NodeOutput> {
 	const node = this.getNode();
@@ -84,6 +68,6 @@ export async function execute(this: IExecuteFunctions): Promise<NodeOutput> {
 			mode: assertNonEmpty(node, 'Mode', this.getNodeParameter('mode', itemIndex), itemIndex),
 		});
 		const items = await managementRequest(this, itemIndex, 'POST', '/assistants', body);
-		return protectAssistantKey(items, this.getNodeParameter('options.includeApiKey', itemIndex, false) === true);
+		return protectAssistantKeys(items, this.getNodeParameter('options.includeApiKey', itemIndex, false) === true);
 	});
 }
