@@ -119,13 +119,6 @@ function stringOrEmpty(value: unknown): string {
 	return value === undefined || value === null ? '' : String(value);
 }
 
-/** A text option as the webhook reads it: "" when not set, undefined when of the wrong type. */
-function optionText(value: unknown, trim = true): string | undefined {
-	if (value === undefined || value === null) return '';
-	if (typeof value !== 'string') return undefined;
-	return trim ? value.trim() : value;
-}
-
 export class AssistantPlatformTrigger implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Assistant Platform Trigger',
@@ -266,9 +259,8 @@ export class AssistantPlatformTrigger implements INodeType {
 		const req = this.getRequestObject() as unknown as TriggerRequest;
 		const options = this.getNodeParameter('options', {}) as IDataObject;
 
-		// 1. Where the post comes from. A setting of the wrong type (refused on publish) fails closed.
-		const allowlist = optionText(options.ipAllowlist);
-		if (allowlist === undefined) return refuse(this, 403, 'address not allowed');
+		// 1. Where the post comes from.
+		const allowlist = typeof options.ipAllowlist === 'string' ? options.ipAllowlist.trim() : '';
 		if (allowlist !== '') {
 			const { ranges, invalid } = parseAllowlist(allowlist);
 			const ip = clientIp(req, options.useForwardedFor === true);
@@ -306,9 +298,8 @@ export class AssistantPlatformTrigger implements INodeType {
 
 		// 5. The platform's authentication header on conversation ends, when configured.
 		if (event === 'conversationEnd') {
-			const name = optionText(options.authHeaderName);
-			const expected = optionText(options.authHeaderValue, false);
-			if (name === undefined || expected === undefined) return refuse(this, 401, 'missing or wrong authentication header');
+			const name = typeof options.authHeaderName === 'string' ? options.authHeaderName.trim() : '';
+			const expected = typeof options.authHeaderValue === 'string' ? options.authHeaderValue : '';
 			if (name !== '' && expected !== '') {
 				const received = header(req, name);
 				if (received === undefined || !constantTimeEqual(received, expected)) {
