@@ -27,7 +27,7 @@ import { CALL_RESULT_FIELDS, callResultFields, parseCallResult } from '../shared
 import { isObject } from '../shared/object';
 import { outboundApi, readRequestSettings } from '../shared/outbound';
 import { pollStatus } from '../shared/statusPoll';
-import { refuse } from '../shared/webhookReply';
+import { callbackBodyTooLarge, MAX_CALLBACK_BODY_BYTES, refuse } from '../shared/webhookReply';
 
 /*
  * Assistant Platform Call and Wait, on n8n's own wait-and-resume (docs/assumptions.md):
@@ -158,6 +158,9 @@ function waitingItem(ctx: IWebhookFunctions): IDataObject | undefined {
  */
 export async function placeCallAndWaitWebhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 	const node = this.getNode();
+	// The bound the trigger applies: n8n has read (and decoded) the body, up to its own 16 MB.
+	const req = this.getRequestObject() as unknown as { headers: Record<string, unknown>; rawBody?: unknown };
+	if (callbackBodyTooLarge(req.headers, req.rawBody)) return refuse(this, 413, `body larger than ${MAX_CALLBACK_BODY_BYTES} bytes`);
 	const parsed = parseCallResult(this.getBodyData());
 	if (!parsed.ok) return refuse(this, 400, `Not a call result: ${parsed.reason}`);
 	const result = parsed.value;
