@@ -45,8 +45,9 @@ function checkContents(entries, files, pkg, packageDir) {
 	for (const field of ['optionalDependencies', 'bundleDependencies', 'bundledDependencies', 'resolutions', 'gypfile'])
 		check(pkg[field] === undefined, `package.json: "${field}" (no runtime dependencies, nothing built at install)`);
 	check(Array.isArray(pkg.files) && pkg.files.length > 0, 'package.json: "files" must list what ships');
-	check(/^https:\/\//.test(pkg.homepage ?? ''), 'package.json: "homepage" must be a URL');
-	check(/^git\+https:\/\/github\.com\/.+\.git$/.test(pkg.repository?.url ?? ''), 'package.json: "repository.url" must be the GitHub repository');
+	const repo = /^git\+(https:\/\/github\.com\/[^/]+\/[^/]+)\.git$/.exec(pkg.repository?.url ?? '')?.[1] ?? '(none)';
+	check(repo !== '(none)', 'package.json: "repository.url" must be git+https://github.com/<owner>/<name>.git');
+	check([pkg.homepage, pkg.bugs?.url].every((url) => url?.startsWith(`${repo}/`) || url?.startsWith(`${repo}#`)), `package.json: "homepage" and "bugs" must be pages of ${repo}`);
 	check(pkg.n8n?.strict === true, 'package.json: "n8n.strict" must be true');
 	const listed = [...(pkg.n8n?.nodes ?? []), ...(pkg.n8n?.credentials ?? [])];
 	for (const file of listed) check(files.includes(file) && listed.indexOf(file) === listed.lastIndexOf(file), `n8n block: ${file} is missing from the tarball or listed twice`);
