@@ -1,10 +1,10 @@
-import { createHash } from 'crypto';
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, NodeOutput } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { DEFAULT_MAX_LIST_MB, DEFAULT_MAX_PAGES, MAX_EMPTY_PAGES, MAX_PAGE_SIZE, MB } from '../../shared/constants';
 import type { PlatformResponse, RequestContext, SizeLimit } from '../../shared/transport';
 import { AnswerTooLargeError, portalBaseUrl, portalRequest } from '../../shared/transport';
+import { textDigest } from '../../shared/hash';
 import { readHasMore } from '../../shared/pageMeta';
 import { formatMb } from '../../shared/text';
 import { assertIntegerInRange, assertPageSize, invalid, kindOf } from '../../shared/validation';
@@ -48,8 +48,8 @@ const MAX_ID_KEY = 128;
 /**
  * Remembers the items a page walk has returned, to detect a page that repeats items already seen
  * (a platform whose pages shift, or a cursor that went back). Items are keyed by the list's id field
- * when they carry a short one, else by a digest of their JSON: what is remembered per item is at most
- * about 130 characters, whatever the items hold.
+ * when they carry a short one, else by a digest of their JSON (textDigest): what is remembered per
+ * item is at most about 130 characters, whatever the items hold.
  */
 class SeenItems {
 	private readonly keys = new Set<string>();
@@ -60,7 +60,7 @@ class SeenItems {
 		const id = this.idField ? (item as IDataObject | null)?.[this.idField] : undefined;
 		if (typeof id === 'number' || (typeof id === 'string' && id.length <= MAX_ID_KEY)) return `id:${String(id)}`;
 		const text = typeof id === 'string' ? `id:${id}` : `json:${JSON.stringify(item)}`;
-		return `sha256:${createHash('sha256').update(text).digest('base64')}`;
+		return `digest:${textDigest(text)}`;
 	}
 
 	/** Adds the items of a page; returns the ones already seen (earlier pages or this page). */
