@@ -6,7 +6,7 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { assertUsable, baseUrlProblem, keyProblem } from './checks';
+import { assertUsable, baseUrlProblem, keyProblem, withHeaders } from './checks';
 
 /**
  * Outbound API credential: the outbound secret (header `X-APIKEY-SECRET-SERVICE`) and, optionally,
@@ -64,13 +64,7 @@ export class AssistantPlatformOutboundApi implements ICredentialType {
 			['Outbound Base URL', baseUrlProblem(credentials.outboundUrl)],
 			['Outbound API Key', keyProblem(credentials.outboundApiKey)],
 		]);
-		return {
-			...requestOptions,
-			headers: {
-				...(requestOptions.headers ?? {}),
-				'X-APIKEY-SECRET-SERVICE': String(credentials.outboundApiKey),
-			},
-		};
+		return withHeaders(requestOptions, { 'X-APIKEY-SECRET-SERVICE': String(credentials.outboundApiKey) });
 	};
 
 	// The outbound API has no read-only "who am I" endpoint: a status query for an id that cannot exist

@@ -6,7 +6,7 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { assertUsable, baseUrlProblem, keyProblem } from './checks';
+import { assertUsable, baseUrlProblem, keyProblem, withHeaders } from './checks';
 
 /**
  * Management API credential: the portal API key (Security > API Key in the platform portal),
@@ -56,13 +56,7 @@ export class AssistantPlatformPortalApi implements ICredentialType {
 			['Management Base URL', baseUrlProblem(credentials.baseUrl)],
 			['Portal API Key', keyProblem(credentials.portalApiKey)],
 		]);
-		return {
-			...requestOptions,
-			headers: {
-				...(requestOptions.headers ?? {}),
-				Authorization: `Bearer ${String(credentials.portalApiKey)}`,
-			},
-		};
+		return withHeaders(requestOptions, { Authorization: `Bearer ${String(credentials.portalApiKey)}` });
 	};
 
 	test: ICredentialTestRequest = {

@@ -1,3 +1,5 @@
+import type { IHttpRequestOptions } from 'n8n-workflow';
+
 /*
  * What makes a credential of this package unusable, checked before anything is sent: by each
  * credential's own `authenticate` (n8n calls it for every request it sends with the credential, the
@@ -28,6 +30,11 @@ export function baseUrlProblem(value: unknown): string | undefined {
 /** Why a key cannot be used, or undefined: it must be non-blank text. */
 export function keyProblem(value: unknown): string | undefined {
 	return typeof value === 'string' && value.trim() !== '' ? undefined : 'must not be empty';
+}
+
+/** `requestOptions` with `headers` set, its other headers and options kept (the input is not changed). */
+export function withHeaders(requestOptions: IHttpRequestOptions, headers: Record<string, string>): IHttpRequestOptions {
+	return { ...requestOptions, headers: { ...(requestOptions.headers ?? {}), ...headers } };
 }
 
 /** Throws the first problem of the credential's fields, naming the field and the credential. */

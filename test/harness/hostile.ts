@@ -226,6 +226,11 @@ function limitOf(path: string, fallback: number): number {
 	return Number.isInteger(value) && value > 0 ? value : fallback;
 }
 
+/** The fields that make an answer an acceptance every operation takes: a call's id and status, an assistant's id. */
+function acceptance(id: string): Record<string, unknown> {
+	return { internal_id: id, status: 'queued', id, assistantId: id, dialStatus: 'ANSWER', billSec: 1, trafficCost: '0.000000' };
+}
+
 const PAD = Buffer.alloc(64 * 1024, 'x');
 
 /**
@@ -235,13 +240,7 @@ const PAD = Buffer.alloc(64 * 1024, 'x');
 function oversizeParts(bytes: number, id: string, limit: number): { head: Buffer; padding: number; tail: Buffer } {
 	const head = Buffer.from(
 		JSON.stringify({
-			internal_id: id,
-			status: 'queued',
-			id,
-			assistantId: id,
-			dialStatus: 'ANSWER',
-			billSec: 1,
-			trafficCost: '0.000000',
+			...acceptance(id),
 			data: [],
 			meta: { count: 0, totalCount: 0, limit, nextCursor: null, hasMore: false },
 			padding: '',
@@ -469,13 +468,7 @@ class HostileServer implements HostilePlatform {
 		const id = `echo-${++this.sequence}`;
 		const item = { id, assistantId: id, name: text, echo: nest(depth, echoed) };
 		sendJson(res, status, {
-			internal_id: id,
-			status: 'queued',
-			id,
-			assistantId: id,
-			dialStatus: 'ANSWER',
-			billSec: 1,
-			trafficCost: '0.000000',
+			...acceptance(id),
 			message: text,
 			echo: nest(depth, echoed),
 			data: [item],

@@ -232,6 +232,12 @@ export async function resumeAfterTimeout(execution: WaitingExecution): Promise<R
 	return view(run);
 }
 
+/** The URL n8n handed the node as `$execution.resumeUrl` (signed with the execution's resume token when it has one). */
+export function resumeUrlOf(baseUrl: string, execution: WaitingExecution): string {
+	const token = (JSON.parse(execution.stored) as { resumeToken?: string }).resumeToken;
+	return `${baseUrl}/webhook-waiting/${execution.executionId}${token ? `?signature=${token}` : ''}`;
+}
+
 export interface ResumeRequest {
 	method: string;
 	path: string;

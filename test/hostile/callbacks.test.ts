@@ -12,7 +12,7 @@ import { FREE_DEMO_NUMBER as CALLER } from '../../sandbox';
 import { WAIT_TYPE } from '../hardening/helpers';
 import { useHostile } from '../harness/hostile';
 import type { ResumeServer, WaitingExecution } from '../harness/resume';
-import { runUntilWait, startResumeServer } from '../harness/resume';
+import { resumeUrlOf, runUntilWait, startResumeServer } from '../harness/resume';
 import { post, startTrigger } from '../harness/webhook';
 
 import { prepare, TRIGGER_SECRET } from './targets';
@@ -114,9 +114,7 @@ describe('the Call and Wait resume webhook', () => {
 		});
 		expect(execution.waitTill).toBeInstanceOf(Date);
 		server.register(execution);
-		const token = (JSON.parse(execution.stored) as { resumeToken?: string }).resumeToken;
-		const url = `${server.baseUrl}/webhook-waiting/${execution.executionId}${token ? `?signature=${token}` : ''}`;
-		return { execution, url, id: String(execution.nodeItems[0].json.internal_id) };
+		return { execution, url: resumeUrlOf(server.baseUrl, execution), id: String(execution.nodeItems[0].json.internal_id) };
 	}
 
 	async function resumesWithTheGenuineResult(execution: WaitingExecution, url: string, id: string): Promise<void> {
