@@ -94,7 +94,8 @@ function register(env) {
 			],
 			['Portal API: a blank key', 'assistantPlatformPortalApi', () => ({ ...portalData(), portalApiKey: '   ' }), /"Portal API Key".*empty/],
 			['Outbound API: a base URL with a query', 'assistantPlatformOutboundApi', () => ({ ...outboundData(), outboundUrl: `${env.sandbox.url}?x=1` }), /"Outbound Base URL".*query/],
-			['Outbound API: an empty key', 'assistantPlatformOutboundApi', () => ({ ...outboundData(), outboundApiKey: '' }), /"Outbound API Key".*empty/],
+			// Blank rather than empty: n8n 1.x refuses to store a credential whose required field is empty.
+			['Outbound API: a blank key', 'assistantPlatformOutboundApi', () => ({ ...outboundData(), outboundApiKey: ' \t ' }), /"Outbound API Key".*empty/],
 		];
 		for (const [what, type, data, says] of refused) {
 			test(`${what}: refused, naming the field, and nothing is sent`, async () => {
