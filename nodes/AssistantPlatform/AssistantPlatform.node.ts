@@ -23,6 +23,7 @@ import { ragCollectionResource } from './resources/ragCollection';
 import { runtimeResource } from './resources/runtime';
 import { OUTBOUND_CREDENTIAL, PORTAL_CREDENTIAL } from '../shared/constants';
 import type { OperationExecute, ResourceModule } from './shared/module';
+import { withToolProperties } from './shared/toolDescriptions';
 
 assertSupportedN8n();
 
@@ -126,7 +127,9 @@ export class AssistantPlatform implements INodeType {
 				displayOptions: { show: { authentication: ['outboundApi'] } },
 			},
 		],
-		properties: [
+		// As an AI agent's tool, each operation has a description written for the model and described
+		// $fromAI() defaults for the inputs the model fills (shared/toolDescriptions.ts).
+		properties: withToolProperties([
 			{
 				displayName: 'Resource',
 				name: 'resource',
@@ -157,7 +160,7 @@ export class AssistantPlatform implements INodeType {
 			},
 			...modules.flatMap((module) => module.properties),
 			requestOptionsProperty({ batching: true, timeoutDefault: 10000 }),
-		],
+		]),
 	};
 
 	methods = { listSearch, loadOptions };
