@@ -23,6 +23,8 @@ import {
 	readPlacement,
 	refuseAutomaticRetry,
 } from '../shared/placement';
+import type { Placement } from '../shared/placement';
+import { markNoCallPlaced } from '../shared/placementMessages';
 import { CALL_RESULT_FIELDS, callResultFields, parseCallResult } from '../shared/callResult';
 import { isObject } from '../shared/object';
 import { outboundApi, readRequestSettings } from '../shared/outbound';
@@ -83,7 +85,13 @@ export async function placeCallAndWait(this: IExecuteFunctions): Promise<INodeEx
 		throw invalid(node, 'Max Wait (Minutes)', `must be a number above 0 and at most ${MAX_WAIT_MINUTES_LIMIT}`, 0);
 	}
 	const resumeUrl = String(this.evaluateExpression('{{ $execution.resumeUrl }}', 0) ?? '');
-	const placement = readPlacement(this, node, 0, await credentialAssistantKey(this), resumeUrl);
+	const credentialKey = await credentialAssistantKey(this);
+	let placement: Placement;
+	try {
+		placement = readPlacement(this, node, 0, credentialKey, resumeUrl);
+	} catch (error) {
+		throw markNoCallPlaced(error as Error);
+	}
 
 	let accepted: IDataObject;
 	try {

@@ -16,6 +16,7 @@ import {
 	readPlacement,
 	refuseAutomaticRetry,
 } from '../../../shared/placement';
+import { markNoCallPlaced } from '../../../shared/placementMessages';
 
 export const description: INodeProperties[] = placementProperties({ resource: ['outboundCall'], operation: ['placeCall'] }, 'placeCall');
 
@@ -53,6 +54,7 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 		try {
 			placements[i] = readPlacement(this, node, i, credentialKey);
 		} catch (error) {
+			markNoCallPlaced(error as Error);
 			if (!continueOnFail) throw asNodeError(node, error, i);
 			results[i] = { json: failedItem(error as NodeFailure, 'invalid', undefined), pairedItem: { item: i } };
 		}
@@ -80,7 +82,7 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 			} catch (caught) {
 				const error = caught as NodeFailure;
 				const outcome = outcomeOf(error);
-				describeOutcome(error, outcome);
+				describeOutcome(error, outcome, { dst: placement.summary.dst });
 				if (!continueOnFail) {
 					failures.push({ index: i, error, outcome });
 					return;
