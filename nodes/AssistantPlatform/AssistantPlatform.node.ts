@@ -9,6 +9,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
+import { isToolRun } from '../shared/agentTool';
 import { requestOptionsProperty } from '../shared/descriptions';
 import { assertSupportedN8n } from '../shared/n8nSupport';
 import { searchAssistants } from '../shared/searchAssistants';
@@ -24,6 +25,7 @@ import { runtimeResource } from './resources/runtime';
 import { OUTBOUND_CREDENTIAL, PORTAL_CREDENTIAL } from '../shared/constants';
 import type { OperationExecute, ResourceModule } from './shared/module';
 import { withToolProperties } from './shared/toolDescriptions';
+import { outputForModel } from './shared/toolOutput';
 
 assertSupportedN8n();
 
@@ -172,6 +174,8 @@ export class AssistantPlatform implements INodeType {
 		if (!run) {
 			throw new NodeOperationError(this.getNode(), `The operation "${operation}" of resource "${resource}" is not supported`);
 		}
-		return await run.call(this);
+		const output = await run.call(this);
+		// As an AI agent's tool the output is what the model reads: one rule for every operation (shared/toolOutput.ts).
+		return isToolRun(this.getNode()) ? outputForModel(output) : output;
 	}
 }

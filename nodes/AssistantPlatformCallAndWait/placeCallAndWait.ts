@@ -7,6 +7,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { isToolRun } from '../shared/agentTool';
 import { outboundBaseUrl } from '../shared/transport';
 import { invalid } from '../shared/validation';
 import {
@@ -72,7 +73,7 @@ export async function placeCallAndWait(this: IExecuteFunctions): Promise<INodeEx
 			},
 		);
 	}
-	if (node.type.endsWith('Tool')) {
+	if (isToolRun(node)) {
 		throw new NodeOperationError(node, 'Assistant Platform Call and Wait cannot run as an AI tool', {
 			description:
 				'An AI agent cannot pause its run until a call ends. Give the agent Assistant Platform → Outbound Call → Place Call instead. Nothing was sent.',

@@ -1,5 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { withoutKeys } from '../../nodes/AssistantPlatform/shared/toolOutput';
 import { runAgent } from '../harness/agent';
 import type { ToolResult } from '../harness/agent';
 import { runNode } from '../harness/engine';
@@ -84,5 +85,31 @@ describe('outside tools the options keep their meaning', () => {
 		const created = newestAssistant();
 		allowSecretInOutput(created.assistantApiKey);
 		expect((items[0].json as IDataObject).assistantApiKey).toBe(created.assistantApiKey);
+	});
+});
+
+describe('the rule: key fields leave the output, and their values leave every other field', () => {
+	test('at any depth, in lists, under any key name; hints and other fields stay', () => {
+		const key = 'ak_FreshlyIssuedKey0123456789';
+		const answer = {
+			assistantId: 'asst_1',
+			assistantApiKey: key,
+			assistantApiKeyHint: '…6789',
+			message: `Created; your key is ${key}`,
+			nested: { apiKey_assistente: 'ak_Legacy0123456789', list: [{ secret: 's3cr3t-value', name: 'x' }], token: 'tok_0123456789' },
+			maxTokens: 500,
+		};
+		expect(withoutKeys(answer)).toEqual({
+			assistantId: 'asst_1',
+			assistantApiKeyHint: '…6789',
+			message: 'Created; your key is ***',
+			nested: { list: [{ name: 'x' }] },
+			maxTokens: 500,
+		});
+	});
+
+	test('an answer without keys is returned as it is (a 500-item page is not copied)', () => {
+		const page = { data: Array.from({ length: 500 }, (_, i) => ({ assistantId: `asst_${i}`, name: `A${i}` })) };
+		expect(withoutKeys(page)).toBe(page);
 	});
 });
