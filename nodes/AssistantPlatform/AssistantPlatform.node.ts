@@ -176,6 +176,6 @@ export class AssistantPlatform implements INodeType {
 		}
 		const output = await run.call(this);
 		// As an AI agent's tool the output is what the model reads: one rule for every operation (shared/toolOutput.ts).
-		return isToolRun(this.getNode()) ? outputForModel(output) : output;
+		return isToolRun(this.getNode()) ? outputForModel(output, resource, operation) : output;
 	}
 }

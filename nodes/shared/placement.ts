@@ -2,6 +2,7 @@ import type { IDataObject, IExecuteFunctions, INode, JsonObject } from 'n8n-work
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { OUTBOUND_CREDENTIAL } from './constants';
+import { assertAllowedDestination } from './guardrails';
 import type { PlatformResponse } from './transport';
 import {
 	assertE164,
@@ -77,6 +78,7 @@ export function readPlacement(
 		throw invalid(node, 'Route', 'must be "trunk" or "pbx"', i);
 	}
 	const dst = assertE164(node, 'Destination Number', ctx.getNodeParameter('dst', i, ''), i);
+	assertAllowedDestination(node, dst, ctx.getNodeParameter('allowedDestinations', i, ''), i);
 	const callerId = assertE164(node, 'Caller ID', ctx.getNodeParameter('callerId', i, ''), i);
 	const options = (ctx.getNodeParameter('options', i, {}) ?? {}) as IDataObject;
 

@@ -68,3 +68,13 @@ export function describeUnknownOutcome(error: Described, call: { dst?: unknown; 
 	error.message = unknownOutcomeMessage(error.message, call);
 	error.description = [UNKNOWN_OUTCOME_DESCRIPTION, withoutRetryAdvice(error.description)].filter((part) => part !== '').join(' ');
 }
+
+/** Why a call was refused past Max Calls per Agent Run, for the model: the cap is reached, no call was placed. */
+export function callCapReachedMessage(used: number, cap: number): string {
+	return `Not placed: this agent run already placed ${used} call${used === 1 ? '' : 's'}, the most Max Calls per Agent Run allows (${cap}). ${NO_CALL_PLACED} Do not try again in this run: tell the user the limit is reached.`;
+}
+
+/** What an AI agent's model reads with an accepted call: it is being placed, which id to keep, not to call again. */
+export function acceptedCallMessage(dst: unknown, internalId: unknown): string {
+	return `Call accepted: the platform is calling ${String(dst)} now. Keep internal_id "${String(internalId)}" to learn what happened (Call Status); do not place this call again.`;
+}

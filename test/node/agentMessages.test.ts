@@ -1,5 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { unknownOutcomeMessage, withoutRetryAdvice } from '../../nodes/shared/placementMessages';
 import { runAgent } from '../harness/agent';
 import type { ToolCall } from '../harness/agent';
 import { runNode } from '../harness/engine';
@@ -129,5 +130,21 @@ describe('the same voice outside agents (message and description agree)', () => 
 		expect(items[0].json).toMatchObject({ outcome: 'unknown', placed: 'unknown', httpCode: '503' });
 		expect(String(items[0].json.error)).toMatch(/may have been placed: do not place it again/);
 		expect(`${String(items[0].json.error)} ${String(items[0].json.description)}`).not.toMatch(/try again/i);
+	});
+});
+
+describe('the wording, in one place', () => {
+	test('with an internal_id the message says to check Call Status with it', () => {
+		expect(unknownOutcomeMessage('The platform answered 200 with a failed status', { dst: '+14155550123', internalId: 'abc123' })).toBe(
+			'Outcome unknown: The platform answered 200 with a failed status. The call to +14155550123 may have been placed: do not place it again. Check Call Status with internal_id "abc123" to learn what happened.',
+		);
+	});
+
+	test("a lower layer's advice to try again leaves the description, the rest of it stays", () => {
+		expect(withoutRetryAdvice('The request did not complete in time (Timeout covers the whole answer). Raise the Timeout request option, or try again later.')).toBe(
+			'The request did not complete in time (Timeout covers the whole answer). Raise the Timeout request option.',
+		);
+		expect(withoutRetryAdvice('This is a platform-side problem. Try again later.')).toBe('This is a platform-side problem.');
+		expect(withoutRetryAdvice(undefined)).toBe('');
 	});
 });

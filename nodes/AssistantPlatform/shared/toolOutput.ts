@@ -2,6 +2,7 @@ import type { IDataObject, INodeExecutionData, NodeOutput } from 'n8n-workflow';
 
 import { MAX_JSON_DEPTH, redactSecrets } from '../../shared/redact';
 import { isObject } from '../../shared/object';
+import { acceptedCallMessage } from '../../shared/placementMessages';
 
 /*
  * What the model of an AI agent reads back from a tool is the tool's output: n8n hands it the JSON of every output
@@ -52,10 +53,49 @@ export function withoutKeys<T>(value: T): T {
 	return found.length > 0 ? redactSecrets(stripped, found) : stripped;
 }
 
-/** The node's output as a tool gives it to the model: every item without keys (see withoutKeys). */
-export function outputForModel(output: NodeOutput): NodeOutput {
+/** What a call's dial status means, in words a model can act on ("Busy: …"). */
+const OUTCOMES: Record<string, string> = {
+	BUSY: 'Busy: the line was busy; nobody answered.',
+	NOANSWER: 'No answer: the phone rang but nobody answered.',
+	FAILED: 'Failed: the call could not be connected.',
+	CHANUNAVAIL: 'Failed: the call could not be connected.',
+	CANCEL: 'Cancelled: the call was cancelled before it was answered.',
+	CONGESTION: 'Failed: the network was congested and the call could not be connected.',
+};
+
+/** Call Status → Get, for the model: what happened to the call, or that it is still in progress. */
+export function callStatusInWords(json: IDataObject): string {
+	const status = typeof json.dialStatus === 'string' ? json.dialStatus.toUpperCase() : null;
+	if (status === null) {
+		return 'Still in progress: the call is ringing or under way, or has just ended and its record is not written yet. Ask again in a minute; do not place the call again.';
+	}
+	if (status === 'ANSWER') {
+		return typeof json.billSec === 'number' ? `Answered: the call was answered and lasted ${json.billSec} s (billed).` : 'Answered: the call was answered.';
+	}
+	return OUTCOMES[status] ?? `Ended: the platform reports the call as ${String(json.dialStatus)}.`;
+}
+
+/** Per operation, the sentence a model reads with each item it gets back (resource.operation -> item -> words). */
+const ANSWERS: Record<string, (json: IDataObject) => string | undefined> = {
+	'outboundCall.placeCall': (json) => (json.internal_id !== undefined ? acceptedCallMessage(json.dst, json.internal_id) : undefined),
+	'callStatus.get': (json) => (json.internal_id !== undefined ? callStatusInWords(json) : undefined),
+};
+
+/** One item for the model: without keys, with the words of its operation (an error item is left as it is). */
+function itemForModel(json: IDataObject, answer: ((json: IDataObject) => string | undefined) | undefined): IDataObject {
+	const clean = withoutKeys(json);
+	const message = answer && clean.error === undefined ? answer(clean) : undefined;
+	return message === undefined ? clean : { ...clean, message };
+}
+
+/**
+ * The node's output as a tool gives it to the model: every item without keys (see withoutKeys), and for Place Call
+ * and Call Status a `message` in words (what happened, what to keep, what not to do).
+ */
+export function outputForModel(output: NodeOutput, resource: string, operation: string): NodeOutput {
 	if (!Array.isArray(output)) return output;
+	const answer = ANSWERS[`${resource}.${operation}`];
 	return output.map((items) =>
-		(items as INodeExecutionData[]).map((item) => (isObject(item.json) ? { ...item, json: withoutKeys(item.json) } : item)),
+		(items as INodeExecutionData[]).map((item) => (isObject(item.json) ? { ...item, json: itemForModel(item.json, answer) } : item)),
 	) as NodeOutput;
 }
