@@ -225,7 +225,8 @@ function register(env) {
 			for (const property of toolType.properties.filter((p) => p.name === 'operation')) {
 				for (const resource of property.displayOptions.show.resource) {
 					const resourceName = toolType.properties.find((p) => p.name === 'resource').options.find((o) => o.value === resource).name;
-					for (const option of property.options) {
+					// n8n's loader adds its own "Custom API Call" option (__CUSTOM_API_CALL__): not an operation of the package.
+					for (const option of property.options.filter((o) => !String(o.value).startsWith('__'))) {
 						const parameters = { resource, operation: option.value };
 						operations.push({ resource: resourceName, operation: option.name, parameters, nodeName: makeNodeName(parameters, toolType) });
 					}
