@@ -6,7 +6,7 @@ const crypto = require('node:crypto');
 const path = require('node:path');
 
 const { paths: toolPaths } = require('../../scripts/n8n-install');
-const { NODE_TYPE, manualTrigger } = require('./workflows');
+const { NODE_TYPE, assistantPlatformNode, manualTrigger } = require('./workflows');
 
 const TOOL_TYPE = `${NODE_TYPE}Tool`;
 const AGENT_TYPE = '@n8n/n8n-nodes-langchain.agent';
@@ -42,15 +42,7 @@ async function createModelCredential(n8n, model) {
  * absent), `credential` ({ id, name, type }).
  */
 function toolNode(name, parameters, credential) {
-	return {
-		id: crypto.randomUUID(),
-		name,
-		type: TOOL_TYPE,
-		typeVersion: 1,
-		position: [0, 0],
-		parameters,
-		credentials: { [credential.type]: { id: String(credential.id), name: credential.name } },
-	};
+	return { ...assistantPlatformNode(name, parameters, credential), type: TOOL_TYPE };
 }
 
 /**

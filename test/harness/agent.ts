@@ -19,11 +19,11 @@ import type {
 	IRun,
 } from 'n8n-workflow';
 import { NodeConnectionTypes, NodeHelpers, Workflow } from 'n8n-workflow';
-import { ExecutionLifecycleHooks, WorkflowExecute } from 'n8n-core';
+import { WorkflowExecute } from 'n8n-core';
 
 import { AssistantPlatform } from '../../nodes/AssistantPlatform/AssistantPlatform.node';
 
-import { INPUT_TYPE, makeAdditionalData, NODE_TYPE, nodeTypes, registerNodeType } from './engine';
+import { attachHooks, credentialsOfNode, inputNode, makeAdditionalData, NODE_TYPE, nodeTypes, registerNodeType } from './engine';
 import { recordProduced } from './secretsGuard';
 
 export const TOOL_TYPE = `${NODE_TYPE}Tool`;
@@ -157,18 +157,7 @@ export interface AgentRunResult {
 
 /** Runs Input -> Agent with the tools attached; returns what the agent read back from each tool call. */
 export async function runAgent(options: AgentRunOptions): Promise<AgentRunResult> {
-	const credentialsOfNode: INode['credentials'] = {};
-	for (const type of Object.keys(options.credentials)) {
-		credentialsOfNode[type] = { id: `${type}-id`, name: `${type} (test)` };
-	}
-	const input: INode = {
-		id: 'input',
-		name: 'Input',
-		type: INPUT_TYPE,
-		typeVersion: 1,
-		position: [0, 0],
-		parameters: { items: JSON.stringify(options.items ?? [{ json: {} }]) },
-	};
+	const input = inputNode(options.items ?? [{ json: {} }]);
 	const agent: INode = {
 		id: 'agent',
 		name: AGENT,
@@ -184,7 +173,7 @@ export async function runAgent(options: AgentRunOptions): Promise<AgentRunResult
 		typeVersion: 1,
 		position: [200 + i * 100, 200],
 		parameters: tool.parameters as INode['parameters'],
-		credentials: credentialsOfNode,
+		credentials: credentialsOfNode(options.credentials),
 		...(tool.settings ?? {}),
 	}));
 	const connections: Workflow['connectionsBySourceNode'] = {
@@ -201,17 +190,7 @@ export async function runAgent(options: AgentRunOptions): Promise<AgentRunResult
 		settings: { executionOrder: 'v1' },
 	});
 	const additionalData = makeAdditionalData(options.credentials);
-	additionalData.hooks = new ExecutionLifecycleHooks('manual', additionalData.executionId!, {
-		id: 'agent-workflow',
-		name: 'Agent',
-		nodes: Object.values(workflow.nodes),
-		connections,
-		active: false,
-		isArchived: false,
-		createdAt: new Date(),
-		updatedAt: new Date(),
-		activeVersionId: null,
-	} as never);
+	attachHooks(additionalData, 'manual', workflow);
 	const run = await new WorkflowExecute(additionalData, 'manual').run({ workflow, startNode: input });
 	const output = run.data.resultData.runData[AGENT]?.at(-1)?.data?.main?.[0]?.[0]?.json as { results?: ToolResult[] } | undefined;
 	const results = output?.results ?? [];

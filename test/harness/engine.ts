@@ -181,15 +181,18 @@ export function makeAdditionalData(
 	} as unknown as IWorkflowExecuteAdditionalData;
 }
 
-/** Runs Input -> Assistant Platform through WorkflowExecute and returns the node's output and error. */
-export async function runNode(options: RunOptions): Promise<RunResult> {
-	const nodeType = options.nodeType ?? NODE_TYPE;
-	const items = options.items ?? [{ json: {} }];
-	const credentialsOfNode: INode['credentials'] = {};
-	for (const type of Object.keys(options.credentials)) {
-		credentialsOfNode[type] = { id: `${type}-id`, name: `${type} (test)` };
+/** A node's references to the test credentials (one per credential type given). */
+export function credentialsOfNode(credentials: Record<string, ICredentialDataDecryptedObject>): INode['credentials'] {
+	const references: INode['credentials'] = {};
+	for (const type of Object.keys(credentials)) {
+		references[type] = { id: `${type}-id`, name: `${type} (test)` };
 	}
-	const inputNode: INode = {
+	return references;
+}
+
+/** The start node "Input", emitting `items`. */
+export function inputNode(items: INodeExecutionData[]): INode {
+	return {
 		id: 'input',
 		name: 'Input',
 		type: INPUT_TYPE,
@@ -197,6 +200,27 @@ export async function runNode(options: RunOptions): Promise<RunResult> {
 		position: [0, 0],
 		parameters: { items: JSON.stringify(items) },
 	};
+}
+
+/** n8n's lifecycle hooks for a run of `workflow` (WorkflowExecute needs them), set on `additionalData`. */
+export function attachHooks(additionalData: IWorkflowExecuteAdditionalData, mode: WorkflowExecuteMode, workflow: Workflow): void {
+	additionalData.hooks = new ExecutionLifecycleHooks(mode, additionalData.executionId!, {
+		id: workflow.id,
+		name: workflow.name,
+		nodes: Object.values(workflow.nodes),
+		connections: {},
+		active: false,
+		isArchived: false,
+		createdAt: new Date(),
+		updatedAt: new Date(),
+		activeVersionId: null,
+	} as never);
+}
+
+/** Runs Input -> Assistant Platform through WorkflowExecute and returns the node's output and error. */
+export async function runNode(options: RunOptions): Promise<RunResult> {
+	const nodeType = options.nodeType ?? NODE_TYPE;
+	const input = inputNode(options.items ?? [{ json: {} }]);
 	const node: INode = {
 		id: 'under-test',
 		name: 'Assistant Platform',
@@ -204,14 +228,14 @@ export async function runNode(options: RunOptions): Promise<RunResult> {
 		typeVersion: 1,
 		position: [200, 0],
 		parameters: options.parameters as INode['parameters'],
-		credentials: credentialsOfNode,
+		credentials: credentialsOfNode(options.credentials),
 		continueOnFail: options.continueOnFail,
 		...(options.nodeSettings ?? {}),
 	};
 	const workflow = new Workflow({
 		id: 'test-workflow',
 		name: 'Test',
-		nodes: [inputNode, node],
+		nodes: [input, node],
 		connections: {
 			Input: { main: [[{ node: node.name, type: 'main', index: 0 }]] },
 		},
@@ -221,22 +245,12 @@ export async function runNode(options: RunOptions): Promise<RunResult> {
 	});
 	const mode = options.mode ?? 'manual';
 	const additionalData = makeAdditionalData(options.credentials, options);
-	additionalData.hooks = new ExecutionLifecycleHooks(mode, additionalData.executionId!, {
-		id: 'test-workflow',
-		name: 'Test',
-		nodes: workflow.nodes ? Object.values(workflow.nodes) : [],
-		connections: {},
-		active: false,
-		isArchived: false,
-		createdAt: new Date(),
-		updatedAt: new Date(),
-		activeVersionId: null,
-	} as never);
+	attachHooks(additionalData, mode, workflow);
 	const credentialReads = (additionalData.credentialsHelper as TestCredentialsHelper).reads;
 	const execute = new WorkflowExecute(additionalData, mode);
 	let run: IRun;
 	try {
-		run = await execute.run({ workflow, startNode: inputNode });
+		run = await execute.run({ workflow, startNode: input });
 	} catch (thrown) {
 		// n8n's own pre-flight checks (e.g. a required parameter left empty) throw before any node runs.
 		const error = thrown as RunResult['error'];

@@ -4,8 +4,7 @@ import { AssistantPlatformCallAndWait } from '../../nodes/AssistantPlatformCallA
 import { runAgent } from '../harness/agent';
 import type { ToolCall } from '../harness/agent';
 import { registerNodeType, runNode } from '../harness/engine';
-import { useSandbox } from '../harness/sandbox';
-import { registerSecret } from '../harness/secretsGuard';
+import { useCallerAssistant, useSandbox } from '../harness/sandbox';
 
 /*
  * Guardrails of Place Call (and Call and Wait), for AI agents above all. Toll fraud through premium-rate numbers is
@@ -23,12 +22,7 @@ const PLACE_CALL = 'Place Call';
 const CALL_STATUS = 'Call Status';
 const fx = useSandbox();
 
-beforeEach(() => {
-	const assistant = fx.sandbox.createAssistant({ name: 'Caller', number: CALLER });
-	registerSecret(assistant.assistantApiKey);
-	fx.outbound.assistantApiKey = assistant.assistantApiKey;
-	fx.sandbox.clearJournal();
-});
+useCallerAssistant(fx, CALLER);
 
 const posts = () => fx.sandbox.journal.filter((e) => e.method === 'POST');
 const dialled = () => posts().map((e) => (e.body as IDataObject).dst);

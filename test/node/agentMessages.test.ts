@@ -4,8 +4,7 @@ import { unknownOutcomeMessage, withoutRetryAdvice } from '../../nodes/shared/pl
 import { runAgent } from '../harness/agent';
 import type { ToolCall } from '../harness/agent';
 import { runNode } from '../harness/engine';
-import { useSandbox } from '../harness/sandbox';
-import { registerSecret } from '../harness/secretsGuard';
+import { useCallerAssistant, useSandbox } from '../harness/sandbox';
 
 /*
  * What an AI agent reads back when Place Call fails. n8n hands the agent only `error.message` of a failed tool
@@ -19,12 +18,7 @@ const CALLER = '+390212345678';
 const PLACE_CALL = 'Place Call';
 const fx = useSandbox();
 
-beforeEach(() => {
-	const assistant = fx.sandbox.createAssistant({ name: 'Caller', number: CALLER });
-	registerSecret(assistant.assistantApiKey);
-	fx.outbound.assistantApiKey = assistant.assistantApiKey;
-	fx.sandbox.clearJournal();
-});
+useCallerAssistant(fx, CALLER);
 
 const posts = () => fx.sandbox.journal.filter((e) => e.method === 'POST');
 const call = (dst: string): ToolCall => ({ tool: PLACE_CALL, input: { Destination_Number: dst } });
