@@ -1,5 +1,5 @@
 import type { FromAIArgument, IDataObject, INode, INodePropertyOptions } from 'n8n-workflow';
-import { NodeHelpers, nodeNameToToolName, traverseNodeParameters } from 'n8n-workflow';
+import { FROM_AI_AUTO_GENERATED_MARKER, NodeHelpers, nodeNameToToolName, traverseNodeParameters } from 'n8n-workflow';
 
 import { AssistantPlatform } from '../../nodes/AssistantPlatform/AssistantPlatform.node';
 import { resolvedParameters } from '../harness/engine';
@@ -106,6 +106,19 @@ describe('each operation as an AI tool: what the model is told', () => {
 		const node = toolNode({ resource: 'callStatus', operation: 'get', parameters: { resource: 'callStatus', operation: 'get' } });
 		expect(inputsOf(node).map((input) => input.key)).toEqual(['Internal_ID']);
 		expect(inputsOf(node)[0].description).toMatch(/internal_id/);
+	});
+
+	test("every $fromAI default is the editor's own kind: shown as defined by the model, keyed by the display name", () => {
+		// n8n's editor shows a value starting so (FROM_AI_AUTO_GENERATED_MARKER) as "Defined automatically by the
+		// model" with its description editable, and rebuilds the key from the display name when it is edited.
+		const marker = `={{ ${FROM_AI_AUTO_GENERATED_MARKER} $fromAI('`;
+		const twins = toolType.description.properties.filter((p) => JSON.stringify(p.default ?? '').includes('$fromAI('));
+		expect(twins.length).toBeGreaterThanOrEqual(20);
+		for (const twin of twins) {
+			const value = String(typeof twin.default === 'object' ? (twin.default as IDataObject).value : twin.default);
+			expect(value.startsWith(`${marker}${twin.displayName.replace(/[^a-zA-Z0-9-]/g, '_')}'`)).toBe(true);
+			expect(twin.displayOptions?.show?.['@tool']).toEqual([true]);
+		}
 	});
 
 	test('a tool description the user wrote replaces the default one', () => {

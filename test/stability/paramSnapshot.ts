@@ -153,6 +153,28 @@ function conditionOf(displayOptions: Prop | undefined): DisplayCondition | null 
 	return out.show || out.hide ? out : null;
 }
 
+/**
+ * What a default pins. Text written for an AI agent's model (a tool's description, the description inside a
+ * `$fromAI()` default) is improved from release to release and no saved workflow depends on its words: the
+ * snapshot records that it is there, and of a `$fromAI()` default the key and type (the tool's input name, which
+ * a caller of the tool does depend on).
+ */
+function pinnedDefault(prop: Prop): unknown {
+	if (prop.name === 'toolDescription' && typeof prop.default === 'string') return '(text for the model)';
+	const pin = (value: unknown): unknown => {
+		if (typeof value === 'string' && value.includes('$fromAI(')) {
+			const key = /\$fromAI\(\s*['"`]([^'"`]*)['"`]/.exec(value)?.[1];
+			const type = /,\s*['"`](string|number|boolean|json)['"`]\s*\)\s*\}\}\s*$/.exec(value)?.[1] ?? 'string';
+			return `={{ $fromAI('${key}', …, '${type}') }}`;
+		}
+		if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
+			return Object.fromEntries(Object.entries(value as Prop).map(([k, v]) => [k, pin(v)]));
+		}
+		return value;
+	};
+	return pin(prop.default);
+}
+
 function flatten(
 	props: unknown[],
 	version: number | null,
@@ -168,7 +190,7 @@ function flatten(
 		const path = prefix ? `${prefix}.${prop.name}` : String(prop.name);
 		const chain = [...when, conditionOf(prop.displayOptions)];
 		const entry: ParameterEntry = { path, type: String(prop.type) };
-		if (prop.default !== undefined) entry.default = prop.default;
+		if (prop.default !== undefined) entry.default = pinnedDefault(prop);
 		if ((prop.type === 'options' || prop.type === 'multiOptions') && Array.isArray(prop.options)) {
 			entry.options = (prop.options as Prop[]).map((option) => option.value);
 		}

@@ -11,9 +11,12 @@ import type { INodeProperties, NodeParameterValueType } from 'n8n-workflow';
  * default is a described `$fromAI()`. Outside tools nothing changes.
  */
 
-/** An input the model fills: its `$fromAI()` key, what the model is told (with an example), its type. */
+/**
+ * An input the model fills: what the model is told (with an example) and its type. Its `$fromAI()` key is the
+ * parameter's display name as n8n's editor makes it ("Destination Number" -> Destination_Number), so editing the
+ * description in the editor keeps the key.
+ */
 export interface ModelInput {
-	key: string;
 	description: string;
 	type?: 'string' | 'number' | 'boolean' | 'json';
 }
@@ -25,20 +28,18 @@ export interface ToolSpec {
 }
 
 const ASSISTANT_ID: ModelInput = {
-	key: 'Assistant_ID',
 	description:
 		'The assistantId of the assistant, as Create an assistant or Get many assistants returned it (e.g. asst_8dKq2Lm4Xz)',
 };
 
 const RAG_ID: ModelInput = {
-	key: 'RAG_Collection_ID',
 	description:
 		'The ragId of the collection: rag_ followed by letters and digits, as Create a RAG collection or Get many RAG collections returned it (e.g. rag_Q7pX2mK9)',
 };
 
 /** Runtime operations change the configuration of a live assistant: calls already running are not affected. */
 const RUNTIME_NOTE =
-	'It changes how a live assistant behaves on its next calls; run it again with the previous values to undo it. Input: Assistant_ID.';
+	'It changes how a live assistant behaves on its next calls; run it again with the previous values to undo it. Input: Assistant (its assistantId).';
 
 /** resource value -> operation value -> what the model is told. */
 export const TOOL_SPECS: Record<string, Record<string, ToolSpec>> = {
@@ -48,7 +49,6 @@ export const TOOL_SPECS: Record<string, Record<string, ToolSpec>> = {
 				'Places a real phone call now: the assistant of this tool dials the number and talks with whoever answers. Every call rings a real person and is billed; it cannot be undone. Call only a number the user asked you to call, and only once: never place the same call again on your own. Input: Destination_Number in international E.164 form (e.g. +14155550123). The answer holds internal_id: keep it, it is the only way to learn what happened to the call (give it to the call status tool; the outcome is known only after the call ends). An error says whether a call was placed: "no call was placed" means nothing happened; "the call may have been placed" means do not place it again. This tool may be limited to some destinations and to a number of calls per run: a refusal says so, and no call was placed.',
 			inputs: {
 				dst: {
-					key: 'Destination_Number',
 					description:
 						'The number to call, given by the user or found in their data, in international E.164 form: a plus sign, the country code and the number, digits only (e.g. +14155550123)',
 				},
@@ -61,7 +61,6 @@ export const TOOL_SPECS: Record<string, Record<string, ToolSpec>> = {
 				'Tells what happened to a call placed with the place call tool: answered, busy, no answer, failed, or still in progress. Read-only and free: it never places a call. Input: Internal_ID, the internal_id the place call tool returned. The answer has message (what happened, in words), dialStatus (the platform code, e.g. ANSWER, BUSY, NOANSWER; null while the call is in progress), billSec (billed seconds) and trafficCost. A call still ringing or talking is reported as still in progress: ask again later, never place the call again to find out.',
 			inputs: {
 				internalId: {
-					key: 'Internal_ID',
 					description: 'The internal_id the place call tool returned for the call (e.g. 9f1c2e4b7a8d4f0e9c3b5a6d7e8f9012)',
 				},
 			},
@@ -72,16 +71,15 @@ export const TOOL_SPECS: Record<string, Record<string, ToolSpec>> = {
 			description:
 				'Creates a new voice assistant on the platform (an account resource; delete it with the delete tool to undo). Inputs: Name and Description. The answer holds assistantId: keep it to configure the assistant with other tools. The assistant key is never shown to you.',
 			inputs: {
-				name: { key: 'Name', description: 'Name of the new assistant, as the user will see it (e.g. Front desk)' },
+				name: { description: 'Name of the new assistant, as the user will see it (e.g. Front desk)' },
 				description: {
-					key: 'Description',
 					description: 'What the assistant is for, in one sentence; may be empty (e.g. Answers calls for the Acme front desk)',
 				},
 			},
 		},
 		delete: {
 			description:
-				'Deletes an assistant for good: its configuration is deleted and its demo and purchased phone numbers are released. It cannot be undone. Only when the user asked for this assistant to be deleted. Input: Assistant_ID. The answer confirms the deletion.',
+				'Deletes an assistant for good: its configuration is deleted and its demo and purchased phone numbers are released. It cannot be undone. Only when the user asked for this assistant to be deleted. Input: Assistant (its assistantId). The answer confirms the deletion.',
 			inputs: { assistantId: ASSISTANT_ID },
 		},
 		getAll: {
@@ -90,11 +88,10 @@ export const TOOL_SPECS: Record<string, Record<string, ToolSpec>> = {
 		},
 		updatePrompt: {
 			description:
-				'Replaces the whole prompt of an assistant: the instructions it follows on its next calls. The previous prompt is not kept; to undo, update it again with the old text. Inputs: Assistant_ID and Prompt (the complete new prompt).',
+				'Replaces the whole prompt of an assistant: the instructions it follows on its next calls. The previous prompt is not kept; to undo, update it again with the old text. Inputs: Assistant (its assistantId) and Prompt (the complete new prompt).',
 			inputs: {
 				assistantId: ASSISTANT_ID,
 				prompt: {
-					key: 'Prompt',
 					description:
 						'The complete new prompt of the assistant, replacing the current one (e.g. You are the front desk of Acme. Greet the caller and ask how you can help.)',
 				},
@@ -103,15 +100,13 @@ export const TOOL_SPECS: Record<string, Record<string, ToolSpec>> = {
 	},
 	runtime: {
 		setProvider: {
-			description: `Sets the provider (and model) of one kind, fixed in this tool, that an assistant uses for speech synthesis, speech recognition, its language model or audio-to-audio. ${RUNTIME_NOTE} Also Provider_ID and Model, from Get the providers of a kind. The answer is the new configuration.`,
+			description: `Sets the provider (and model) of one kind, fixed in this tool, that an assistant uses for speech synthesis, speech recognition, its language model or audio-to-audio. ${RUNTIME_NOTE} Also Provider (a providerId) and Model, from Get the providers of a kind. The answer is the new configuration.`,
 			inputs: {
 				assistantId: ASSISTANT_ID,
 				providerId: {
-					key: 'Provider_ID',
 					description: 'The providerId of a provider listed by Get the providers of a kind (e.g. openai)',
 				},
 				model: {
-					key: 'Model',
 					description: 'A model of that provider from the same list; empty for the provider default (e.g. gpt-4o-mini)',
 				},
 			},
@@ -121,7 +116,7 @@ export const TOOL_SPECS: Record<string, Record<string, ToolSpec>> = {
 			inputs: { assistantId: ASSISTANT_ID },
 		},
 		attachRag: {
-			description: `Attaches a RAG collection (documents the assistant can look up during calls) to an assistant, replacing the one attached before. ${RUNTIME_NOTE} Also RAG_Collection_ID.`,
+			description: `Attaches a RAG collection (documents the assistant can look up during calls) to an assistant, replacing the one attached before. ${RUNTIME_NOTE} Also RAG_Collection (its ragId).`,
 			inputs: { assistantId: ASSISTANT_ID, ragId: RAG_ID },
 		},
 		detachRag: {
@@ -156,7 +151,7 @@ export const TOOL_SPECS: Record<string, Record<string, ToolSpec>> = {
 		},
 		getAssistantTools: {
 			description:
-				'Lists the tools an assistant may use during its calls: one entry each, with toolName, subscriptionName and kind. Read-only and free. Input: Assistant_ID.',
+				'Lists the tools an assistant may use during its calls: one entry each, with toolName, subscriptionName and kind. Read-only and free. Input: Assistant (its assistantId).',
 			inputs: { assistantId: ASSISTANT_ID },
 		},
 	},
@@ -165,16 +160,15 @@ export const TOOL_SPECS: Record<string, Record<string, ToolSpec>> = {
 			description:
 				'Creates an empty RAG collection (a set of documents assistants can look up during calls). Delete it with the delete tool to undo. Inputs: Name and Description. The answer holds ragId: keep it to attach the collection or list its documents.',
 			inputs: {
-				name: { key: 'Name', description: 'Name of the new collection (e.g. Product manuals)' },
+				name: { description: 'Name of the new collection (e.g. Product manuals)' },
 				description: {
-					key: 'Description',
 					description: 'What the collection holds, in one sentence; may be empty (e.g. Manuals of the 2026 product line)',
 				},
 			},
 		},
 		delete: {
 			description:
-				'Deletes a RAG collection and all its documents for good; it cannot be undone. It fails while the collection is attached to an assistant (detach it first). Only when the user asked for it. Input: RAG_Collection_ID.',
+				'Deletes a RAG collection and all its documents for good; it cannot be undone. It fails while the collection is attached to an assistant (detach it first). Only when the user asked for it. Input: RAG_Collection (its ragId).',
 			inputs: { ragId: RAG_ID },
 		},
 		estimateUpload: {
@@ -187,7 +181,7 @@ export const TOOL_SPECS: Record<string, Record<string, ToolSpec>> = {
 		},
 		getManyDocuments: {
 			description:
-				'Lists the documents of a RAG collection, the files assistants can look up during calls: one entry each, with documentId and its file details. Read-only and free. Input: RAG_Collection_ID.',
+				'Lists the documents of a RAG collection, the files assistants can look up during calls: one entry each, with documentId and its file details. Read-only and free. Input: RAG_Collection (its ragId).',
 			inputs: { ragId: RAG_ID },
 		},
 		getUploadProgress: {
@@ -195,7 +189,6 @@ export const TOOL_SPECS: Record<string, Record<string, ToolSpec>> = {
 				'Tells how far the processing of a document upload has got (its state, e.g. processing, completed or failed). Read-only and free. Input: Upload_ID.',
 			inputs: {
 				uploadId: {
-					key: 'Upload_ID',
 					description: 'The uploadId the upload returned (e.g. upl_3kX9pQ2w)',
 				},
 			},
@@ -211,11 +204,9 @@ export const TOOL_SPECS: Record<string, Record<string, ToolSpec>> = {
 				'Sends one request to the management API of the voice platform (the method is fixed in this tool). A GET only reads and is free. POST, PUT, PATCH and DELETE change the account: they are sent once, never repeated, and only another request can undo them. Inputs: Path and, for POST, PUT and PATCH, Body. The answer is what the platform returned; keys it returns are never shown to you.',
 			inputs: {
 				path: {
-					key: 'Path',
 					description: 'The API path relative to /api/v1, starting with a slash, without a query string (e.g. /knowledge)',
 				},
 				body: {
-					key: 'Body',
 					type: 'json',
 					description: 'The JSON body of a POST, PUT or PATCH request (e.g. {"name": "Front desk"})',
 				},
@@ -224,10 +215,22 @@ export const TOOL_SPECS: Record<string, Record<string, ToolSpec>> = {
 	},
 };
 
+/**
+ * n8n's FROM_AI_AUTO_GENERATED_MARKER (n8n-workflow 2.x): with it the editor shows a `$fromAI()` value as "Defined
+ * automatically by the model", its description editable, as for one the user asked for. Written out here: an
+ * older n8n-workflow does not export it, and in an expression it is only a comment.
+ */
+const FROM_AI_MARKER = '/*n8n-auto-generated-fromAI-override*/';
+
+/** The `$fromAI()` key of a parameter, as n8n's editor makes it from the display name. */
+export function fromAiKey(displayName: string): string {
+	return displayName.replace(/[^a-zA-Z0-9-]/g, '_').slice(0, 63);
+}
+
 /** A `$fromAI()` expression for an input, its description quoted for n8n's expression and `$fromAI` parsers. */
-export function fromAiExpression(input: ModelInput): string {
+export function fromAiExpression(key: string, input: ModelInput): string {
 	const quoted = input.description.replace(/\\/g, '\\\\').replace(/'/g, "\\'");
-	return `={{ $fromAI('${input.key}', '${quoted}', '${input.type ?? 'string'}') }}`;
+	return `={{ ${FROM_AI_MARKER} $fromAI('${key}', '${quoted}', '${input.type ?? 'string'}') }}`;
 }
 
 type Show = Record<string, NodeParameterValueType[]>;
@@ -264,7 +267,7 @@ function hiddenOnTool(property: INodeProperties): INodeProperties {
 }
 
 function toolTwin(property: INodeProperties, input: ModelInput): INodeProperties {
-	const expression = fromAiExpression(input);
+	const expression = fromAiExpression(fromAiKey(property.displayName), input);
 	const show = { ...(property.displayOptions?.show ?? {}), '@tool': [true] };
 	return {
 		...property,
