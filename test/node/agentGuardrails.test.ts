@@ -103,6 +103,17 @@ describe('Allowed Destinations: any other destination is refused before anything
 		expect(posts()).toHaveLength(0);
 	});
 
+	test('left to the model ($fromAI) it limits nothing: refused before anything is sent', async () => {
+		const { results } = await runAgent({
+			credentials: fx.credentials,
+			tools: [placeCallTool({ allowedDestinations: "={{ $fromAI('Allowed_Destinations', 'prefixes', 'string') }}" })],
+			turns: [[{ tool: PLACE_CALL, input: { Destination_Number: '+449091234567', Allowed_Destinations: '+44' } }]],
+		});
+		expect(results[0].error).toMatch(/^Invalid "Allowed Destinations": must be set in the node, not by the AI model/);
+		expect(results[0].error).toMatch(/No call was placed\.$/);
+		expect(posts()).toHaveLength(0);
+	});
+
 	test('Call and Wait: refused before anything is sent', async () => {
 		const { error } = await runNode({
 			nodeType: CALL_AND_WAIT_TYPE,
@@ -173,6 +184,16 @@ describe('Max Calls per Agent Run: as a tool, at most that many calls in one run
 	test('a value that is not a whole number of at least 1 is refused before anything is sent', async () => {
 		const { results } = await runAgent({ credentials: fx.credentials, tools: [placeCallTool({ maxCallsPerRun: 0 })], turns: [[call('+14155550101')]] });
 		expect(results[0].error).toMatch(/^Invalid "Max Calls per Agent Run": must be a whole number from 1 to /);
+		expect(posts()).toHaveLength(0);
+	});
+
+	test('left to the model ($fromAI) it is refused before anything is sent', async () => {
+		const { results } = await runAgent({
+			credentials: fx.credentials,
+			tools: [placeCallTool({ maxCallsPerRun: "={{ $fromAI('Max_Calls', 'how many', 'number') }}" })],
+			turns: [[{ tool: PLACE_CALL, input: { Destination_Number: '+14155550101', Max_Calls: 100 } }]],
+		});
+		expect(results[0].error).toMatch(/^Invalid "Max Calls per Agent Run": must be set in the node, not by the AI model/);
 		expect(posts()).toHaveLength(0);
 	});
 
