@@ -13,6 +13,17 @@ import { assertIntegerInRange, invalid } from './validation';
  * - Max Calls per Agent Run (Place Call as an AI agent's tool): the most calls one run of the agent may place.
  */
 
+/**
+ * A guardrail is the user's limit on what runs, an AI agent's model included: a value left to the model
+ * (`$fromAI()`, which n8n's editor offers on every field of a tool) is refused before anything is sent.
+ */
+function assertNotFromModel(node: INode, name: string, label: string, itemIndex?: number): void {
+	const raw = node.parameters?.[name];
+	if (typeof raw === 'string' && /\$fromai\s*\(/i.test(raw)) {
+		throw invalid(node, label, 'must be set in the node, not by the AI model ($fromAI): it limits what the model may do', itemIndex);
+	}
+}
+
 // ------------------------------------------------------------------------------------------ Allowed Destinations
 
 /** A number prefix: a plus, then 1 to 15 digits, the first not 0 (a country code, or longer). */
@@ -51,6 +62,7 @@ export function readAllowedDestinations(node: INode, raw: unknown, itemIndex?: n
 
 /** Refuses `dst` (already E.164) unless it starts with one of the Allowed Destinations (when there are any). */
 export function assertAllowedDestination(node: INode, dst: string, raw: unknown, itemIndex?: number): void {
+	assertNotFromModel(node, 'allowedDestinations', 'Allowed Destinations', itemIndex);
 	const prefixes = readAllowedDestinations(node, raw, itemIndex);
 	if (prefixes.length === 0 || prefixes.some((prefix) => dst.startsWith(prefix))) return;
 	throw new NodeOperationError(node, `Invalid "Destination Number": ${dst} is not in Allowed Destinations (${prefixes.join(', ')})`, {
@@ -108,6 +120,7 @@ export function agentRunCallSlots(ctx: IExecuteFunctions): CallSlots | undefined
 	if (!isToolRun(node)) return undefined;
 	let cap: number;
 	try {
+		assertNotFromModel(node, 'maxCallsPerRun', 'Max Calls per Agent Run', 0);
 		cap = assertIntegerInRange(node, 'Max Calls per Agent Run', ctx.getNodeParameter('maxCallsPerRun', 0, DEFAULT_CALLS_PER_RUN), 1, MAX_CALLS_PER_RUN, 0);
 	} catch (error) {
 		throw markNoCallPlaced(error as Error);
