@@ -37,7 +37,7 @@ const RAG_ID: ModelInput = {
 		'The ragId of the collection: rag_ followed by letters and digits, as Create a RAG collection or Get many RAG collections returned it (e.g. rag_Q7pX2mK9)',
 };
 
-/** Runtime operations change the configuration of a live assistant: calls already running are not affected. */
+/** What every runtime operation tells the model: it changes a live assistant, how to undo it, its input. */
 const RUNTIME_NOTE =
 	'It changes how a live assistant behaves on its next calls; run it again with the previous values to undo it. Input: Assistant (its assistantId).';
 
