@@ -77,6 +77,18 @@ export function engineAdditionalData(
 	} as unknown as IWorkflowExecuteAdditionalData;
 }
 
+/** The start node "Input", emitting `items`. */
+export function inputNode(items: INodeExecutionData[]): INode {
+	return { id: 'input', name: 'Input', type: INPUT_TYPE, typeVersion: 1, position: [0, 0], parameters: { items: JSON.stringify(items) } };
+}
+
+/** n8n's lifecycle hooks for a run of `workflow` (WorkflowExecute needs them), set on `additionalData`. */
+export function attachHooks(additionalData: IWorkflowExecuteAdditionalData, mode: WorkflowExecuteMode, workflow: Workflow): void {
+	const now = new Date();
+	const data = { id: workflow.id, name: workflow.name, nodes: Object.values(workflow.nodes), connections: workflow.connectionsBySourceNode, active: false, isArchived: false, createdAt: now, updatedAt: now, activeVersionId: null };
+	additionalData.hooks = new ExecutionLifecycleHooks(mode, additionalData.executionId!, data as never);
+}
+
 /** A node of a chain: what differs from one run to the next. */
 export type ChainNode = Pick<INode, 'name' | 'type' | 'parameters'> & Partial<INode>;
 
@@ -93,15 +105,13 @@ export async function runChain(options: {
 	name?: string;
 }): Promise<{ run: IRun; last: INode }> {
 	const { nodeTypes, additionalData, chain, mode = 'manual', name = 'Engine' } = options;
-	const input: INode = { id: 'input', name: 'Input', type: INPUT_TYPE, typeVersion: 1, position: [0, 0], parameters: { items: JSON.stringify(options.items) } };
+	const input = inputNode(options.items);
 	const nodes = [input, ...chain.map((node, index) => ({ id: `node-${index}`, typeVersion: 1, position: [200 * (index + 1), 0], ...node }) as INode)];
 	const connections: Workflow['connectionsBySourceNode'] = {};
 	for (let i = 1; i < nodes.length; i++) connections[nodes[i - 1].name] = { main: [[{ node: nodes[i].name, type: 'main', index: 0 }]] };
 	const id = `${name.toLowerCase()}-workflow`;
 	const workflow = new Workflow({ id, name, nodes, connections, active: false, nodeTypes, settings: { executionOrder: 'v1' } });
-	const now = new Date();
-	const data = { id, name, nodes, connections, active: false, isArchived: false, createdAt: now, updatedAt: now, activeVersionId: null };
-	additionalData.hooks = new ExecutionLifecycleHooks(mode, additionalData.executionId!, data as never);
+	attachHooks(additionalData, mode, workflow);
 	const run = await new WorkflowExecute(additionalData, mode).run({ workflow, startNode: input });
 	return { run, last: nodes[nodes.length - 1] };
 }

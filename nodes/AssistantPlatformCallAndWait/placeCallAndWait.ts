@@ -7,6 +7,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { isToolRun } from '../shared/agentTool';
 import { outboundBaseUrl } from '../shared/transport';
 import { invalid, numberField } from '../shared/validation';
 import {
@@ -23,6 +24,8 @@ import {
 	readPlacement,
 	refuseAutomaticRetry,
 } from '../shared/placement';
+import type { Placement } from '../shared/placement';
+import { markNoCallPlaced } from '../shared/placementMessages';
 import { CALL_RESULT_FIELDS, callResultFields, parseCallResult } from '../shared/callResult';
 import { isObject } from '../shared/object';
 import { outboundApi, readRequestSettings } from '../shared/outbound';
@@ -70,7 +73,7 @@ export async function placeCallAndWait(this: IExecuteFunctions): Promise<INodeEx
 			},
 		);
 	}
-	if (node.type.endsWith('Tool')) {
+	if (isToolRun(node)) {
 		throw new NodeOperationError(node, 'Assistant Platform Call and Wait cannot run as an AI tool', {
 			description:
 				'An AI agent cannot pause its run until a call ends. Give the agent Assistant Platform → Outbound Call → Place Call instead. Nothing was sent.',
@@ -85,7 +88,13 @@ export async function placeCallAndWait(this: IExecuteFunctions): Promise<INodeEx
 		throw invalid(node, 'Max Wait (Minutes)', `must be a number above 0 and at most ${MAX_WAIT_MINUTES_LIMIT}`, 0);
 	}
 	const resumeUrl = String(this.evaluateExpression('{{ $execution.resumeUrl }}', 0) ?? '');
-	const placement = readPlacement(this, node, 0, await credentialAssistantKey(this), resumeUrl);
+	const credentialKey = await credentialAssistantKey(this);
+	let placement: Placement;
+	try {
+		placement = readPlacement(this, node, 0, credentialKey, resumeUrl);
+	} catch (error) {
+		throw markNoCallPlaced(error as Error);
+	}
 
 	let accepted: IDataObject;
 	try {

@@ -2,6 +2,7 @@ import type { IDataObject, IExecuteFunctions, INode, JsonObject } from 'n8n-work
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { OUTBOUND_CREDENTIAL } from './constants';
+import { assertAllowedDestination } from './guardrails';
 import type { PlatformResponse } from './transport';
 import {
 	assertE164,
@@ -16,6 +17,7 @@ import { redactUrl } from './redact';
 import { callResultFields, INTERNAL_ID_RULE, isInternalId } from './callResult';
 import { isObject } from './object';
 import { acceptanceContradiction } from './acceptance';
+import { describeUnknownOutcome, markNoCallPlaced, UNKNOWN_OUTCOME_DESCRIPTION } from './placementMessages';
 
 export type Route = 'trunk' | 'pbx';
 
@@ -78,6 +80,7 @@ export function readPlacement(
 		throw invalid(node, 'Route', 'must be "trunk" or "pbx"', i);
 	}
 	const dst = assertE164(node, 'Destination Number', ctx.getNodeParameter('dst', i, ''), i);
+	assertAllowedDestination(node, dst, ctx.getNodeParameter('allowedDestinations', i, ''), i);
 	const callerId = assertE164(node, 'Caller ID', ctx.getNodeParameter('callerId', i, ''), i);
 	const options = (ctx.getNodeParameter('options', i, {}) ?? {}) as IDataObject;
 
@@ -195,9 +198,9 @@ export function placedItem(
 	// An id and a refusal at once: not trusted either way, so a failed placement with outcome unknown.
 	const contradiction = acceptanceContradiction(answer);
 	if (contradiction) {
-		throw new NodeApiError(node, { status: response.statusCode } as JsonObject, {
+		throw new NodeApiError(node, { status: response.statusCode, internal_id: id } as JsonObject, {
 			message: `The platform's answer names call ${JSON.stringify(id)} but says it was not placed (${contradiction})`,
-			description: `An answer that both accepts and refuses a call is trusted neither way. Look the call up by its internal_id ${JSON.stringify(id)}.`,
+			description: 'An answer that both accepts and refuses a call is trusted neither way.',
 			httpCode: String(response.statusCode),
 			itemIndex,
 		});
@@ -224,14 +227,26 @@ export function outcomeOf(error: unknown): Outcome {
 	return Number.isInteger(status) && status >= 400 && status < 500 ? 'rejected' : 'unknown';
 }
 
-export const UNKNOWN_OUTCOME_ADVICE =
-	'Outcome unknown: the call may or may not have been placed. Do not retry blindly: check the call status (Call Status → Get) or the platform before re-running.';
+export const UNKNOWN_OUTCOME_ADVICE = UNKNOWN_OUTCOME_DESCRIPTION;
 
-/** Marks an error of a call whose outcome is unknown, in its message and description. */
-export function describeOutcome(error: Error & { description?: string | null }, outcome: Outcome): void {
-	if (outcome !== 'unknown' || error.message.startsWith('Outcome unknown')) return;
-	error.message = `Outcome unknown: ${error.message}`;
-	error.description = `${UNKNOWN_OUTCOME_ADVICE}${error.description ? ` ${error.description}` : ''}`;
+/**
+ * Says in the error's message what happened to the call (placementMessages.ts): "No call was placed." after a
+ * rejection; for an unknown outcome that the call may have been placed, must not be placed again, and how to
+ * find out (`call`: its destination, and its internal_id when one is known).
+ */
+export function describeOutcome(
+	error: Error & { description?: string | null },
+	outcome: Outcome,
+	call: { dst?: unknown; internalId?: unknown } = {},
+): void {
+	if (outcome === 'rejected') markNoCallPlaced(error);
+	else describeUnknownOutcome(error, { internalId: internalIdOf(error), ...call });
+}
+
+/** The internal_id an error's answer named (an acceptance that contradicts itself), if any. */
+function internalIdOf(error: Error): unknown {
+	const response = (error as { errorResponse?: unknown }).errorResponse;
+	return isObject(response) ? response.internal_id : undefined;
 }
 
 /** The per-item error output (Continue On Fail): the reason, whether the call may have been placed, and the request summary. */
@@ -262,7 +277,7 @@ export function refuseAutomaticRetry(node: INode, continueOnFail: boolean): IDat
 	if (node.retryOnFail === true) {
 		const error = new NodeOperationError(
 			node,
-			'Invalid "Retry On Fail": must be off when placing calls',
+			'Invalid "Retry On Fail": must be off when placing calls. No call was placed.',
 			{
 				description:
 					'Retry On Fail (node Settings) would run the node again after a failure and call every number a second time. Placing a call is never retried automatically: turn Retry On Fail off, and set On Error to "Continue" to get one result per call.',

@@ -6,6 +6,7 @@
  */
 import { engineAdditionalData, InputNode, INPUT_TYPE, outputOf, runChain } from '../../engine/workflow';
 import { MemoryCredentialsHelper } from '../../engine/credentials';
+export { attachHooks, inputNode } from '../../engine/workflow';
 
 import type {
 	ICredentialDataDecryptedObject,
@@ -133,14 +134,19 @@ export function makeAdditionalData(
 	return engineAdditionalData(new TestCredentialsHelper(credentials), { executionId, webhookBaseUrl });
 }
 
+/** A node's references to the test credentials (one per credential type given). */
+export function credentialsOfNode(credentials: Record<string, ICredentialDataDecryptedObject>): INode['credentials'] {
+	const references: INode['credentials'] = {};
+	for (const type of Object.keys(credentials)) {
+		references[type] = { id: `${type}-id`, name: `${type} (test)` };
+	}
+	return references;
+}
+
 /** Runs Input -> Assistant Platform through WorkflowExecute and returns the node's output and error. */
 export async function runNode(options: RunOptions): Promise<RunResult> {
 	const nodeType = options.nodeType ?? NODE_TYPE;
 	const items = options.items ?? [{ json: {} }];
-	const credentialsOfNode: INode['credentials'] = {};
-	for (const type of Object.keys(options.credentials)) {
-		credentialsOfNode[type] = { id: `${type}-id`, name: `${type} (test)` };
-	}
 	const mode = options.mode ?? 'manual';
 	const additionalData = makeAdditionalData(options.credentials, options);
 	const credentialReads = (additionalData.credentialsHelper as TestCredentialsHelper).reads;
@@ -149,7 +155,7 @@ export async function runNode(options: RunOptions): Promise<RunResult> {
 		name: 'Assistant Platform',
 		type: nodeType,
 		parameters: options.parameters as INode['parameters'],
-		credentials: credentialsOfNode,
+		credentials: credentialsOfNode(options.credentials),
 		continueOnFail: options.continueOnFail,
 		...(options.nodeSettings ?? {}),
 	};

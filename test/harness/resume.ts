@@ -18,7 +18,7 @@ import { createServer } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-import { ExecutionLifecycleHooks, WebhookContext, WorkflowExecute } from 'n8n-core';
+import { WebhookContext, WorkflowExecute } from 'n8n-core';
 import type {
 	ICredentialDataDecryptedObject,
 	IDataObject,
@@ -36,7 +36,7 @@ import type {
 } from 'n8n-workflow';
 import { Workflow } from 'n8n-workflow';
 
-import { INPUT_TYPE, makeAdditionalData, nodeTypes, registerNodeType } from './engine';
+import { attachHooks, INPUT_TYPE, makeAdditionalData, nodeTypes, registerNodeType } from './engine';
 import { readN8nRawBody } from './n8nBody';
 import { recordProduced } from './secretsGuard';
 
@@ -120,17 +120,7 @@ function withHooks(
 	mode: WorkflowExecuteMode,
 	workflow: Workflow,
 ): IWorkflowExecuteAdditionalData {
-	additionalData.hooks = new ExecutionLifecycleHooks(mode, additionalData.executionId!, {
-		id: workflow.id,
-		name: workflow.name,
-		nodes: Object.values(workflow.nodes),
-		connections: {},
-		active: false,
-		isArchived: false,
-		createdAt: new Date(),
-		updatedAt: new Date(),
-		activeVersionId: null,
-	} as never);
+	attachHooks(additionalData, mode, workflow);
 	return additionalData;
 }
 

@@ -62,6 +62,19 @@ export function useSandbox(options: SandboxOptions = {}, { reset = true } = {}):
 	return fx;
 }
 
+/**
+ * Before each test (after useSandbox's reset): an assistant with `number` whose key is the Outbound credential's,
+ * the caller of Place Call, and an empty journal.
+ */
+export function useCallerAssistant(fx: SandboxFixture, number: string): void {
+	beforeEach(() => {
+		const assistant = fx.sandbox.createAssistant({ name: 'Caller', number });
+		registerSecret(assistant.assistantApiKey);
+		fx.outbound.assistantApiKey = assistant.assistantApiKey;
+		fx.sandbox.clearJournal();
+	});
+}
+
 /** Asserts that no key the sandbox knows (nor any extra one given) appears in `value`. */
 export function expectNoSecrets(fx: SandboxFixture, value: unknown, extra: string[] = []): void {
 	const text = JSON.stringify(value) ?? '';

@@ -16,6 +16,8 @@ import {
 	readPlacement,
 	refuseAutomaticRetry,
 } from '../../../shared/placement';
+import { markNoCallPlaced } from '../../../shared/placementMessages';
+import { agentRunCallSlots } from '../../../shared/guardrails';
 
 export const description: INodeProperties[] = placementProperties({ resource: ['outboundCall'], operation: ['placeCall'] }, 'placeCall');
 
@@ -46,6 +48,8 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 	// n8n-core's httpRequestWithAuthentication still loads it for each request it authenticates.
 	const credentialKey = await credentialAssistantKey(this);
 	const baseURL = await outboundBaseUrl(this);
+	// As an AI agent's tool: Max Calls per Agent Run (undefined otherwise).
+	const slots = agentRunCallSlots(this);
 
 	const results: Array<INodeExecutionData | undefined> = new Array(items.length);
 	const placements: Array<Placement | undefined> = new Array(items.length);
@@ -53,6 +57,7 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 		try {
 			placements[i] = readPlacement(this, node, i, credentialKey);
 		} catch (error) {
+			markNoCallPlaced(error as Error);
 			if (!continueOnFail) throw asNodeError(node, error, i);
 			results[i] = { json: failedItem(error as NodeFailure, 'invalid', undefined), pairedItem: { item: i } };
 		}
@@ -67,6 +72,12 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 		batching,
 		async (i) => {
 			const placement = placements[i]!;
+			const refusal = slots?.take(i);
+			if (refusal) {
+				if (continueOnFail) results[i] = { json: failedItem(refusal, 'invalid', placement.summary), pairedItem: { item: i } };
+				else failures.push({ index: i, error: refusal, outcome: 'rejected' });
+				return;
+			}
 			try {
 				const response = await outboundApi(this, settings, 'POST', placement.path, {
 					baseURL,
@@ -80,7 +91,8 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 			} catch (caught) {
 				const error = caught as NodeFailure;
 				const outcome = outcomeOf(error);
-				describeOutcome(error, outcome);
+				if (outcome === 'rejected') slots?.release();
+				describeOutcome(error, outcome, { dst: placement.summary.dst });
 				if (!continueOnFail) {
 					failures.push({ index: i, error, outcome });
 					return;
