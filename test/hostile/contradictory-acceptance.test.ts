@@ -42,6 +42,8 @@ describe.each(CONTRADICTIONS)('an acceptance with %s', (_what, body) => {
 		const { error, items } = await runNode({ parameters: placeCall, credentials: fx.credentials });
 		expect(items).toHaveLength(0);
 		expect(error?.message).toMatch(/^Outcome unknown: The platform's answer names call "contra-\d+" but says it was not placed \(/);
+		// The id it named is the one to look up.
+		expect(error?.message).toMatch(/Check Call Status with internal_id "contra-\d+"/);
 		expect(error?.description).toContain('Call Status');
 		expect(posts()).toHaveLength(1);
 	});
