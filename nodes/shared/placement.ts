@@ -185,7 +185,7 @@ export function placedItem(
 	placedAt: string,
 	itemIndex: number,
 ): IDataObject {
-	const answer = isObject(response.body) ? { ...response.body } : {};
+	const answer: IDataObject = isObject(response.body) ? response.body : {};
 	const id = answer.internal_id;
 	if (!isInternalId(id)) {
 		throw new NodeApiError(node, { status: response.statusCode } as JsonObject, {
@@ -205,15 +205,17 @@ export function placedItem(
 			itemIndex,
 		});
 	}
-	delete answer[KEY_FIELD.current];
-	delete answer[KEY_FIELD.legacy];
-	return {
-		...answer,
-		...callResultFields(id),
-		status: answer.status ?? null,
-		...placement.summary,
-		placedAt,
-	};
+	// The answer without the assistant key, then the call-result fields and the request summary (one
+	// object, built once; a field of the answer keeps its place when a later one replaces its value).
+	const output: IDataObject = {};
+	for (const key of Object.keys(answer)) {
+		if (key !== KEY_FIELD.current && key !== KEY_FIELD.legacy) output[key] = answer[key];
+	}
+	Object.assign(output, callResultFields(id));
+	output.status = answer.status ?? null;
+	Object.assign(output, placement.summary);
+	output.placedAt = placedAt;
+	return output;
 }
 
 export type Outcome = 'rejected' | 'unknown';

@@ -295,17 +295,20 @@ export async function platformRequest(
 ): Promise<PlatformResponse> {
 	const node = ctx.getNode();
 	const endpoint = await endpointFor(ctx, credential);
-	const { maxResponseBytes, ...httpOptions } = options;
-	const timeout = httpOptions.timeout && httpOptions.timeout > 0 ? httpOptions.timeout : DEFAULT_TIMEOUT_MS;
-	const url = targetUrl(node, endpoint, httpOptions, policy.itemIndex);
-	const secrets = secretsOf(endpoint, httpOptions.body);
-	const sizeLimit = answerLimit(maxResponseBytes, policy.sizeLimit);
-	const request: IHttpRequestOptions = {
-		...httpOptions,
-		url: withQuery(url, httpOptions.qs),
-		headers: { ...(httpOptions.headers ?? {}), ...endpoint.auth },
+	const timeout = options.timeout && options.timeout > 0 ? options.timeout : DEFAULT_TIMEOUT_MS;
+	const url = targetUrl(node, endpoint, options, policy.itemIndex);
+	const secrets = secretsOf(endpoint, options.body);
+	const sizeLimit = answerLimit(options.maxResponseBytes, policy.sizeLimit);
+	// What the transport resolved itself is unset, not deleted (a deleted key slows the object down).
+	const request: IHttpRequestOptions & { maxResponseBytes?: number } = {
+		...options,
+		baseURL: undefined,
+		qs: undefined,
+		maxResponseBytes: undefined,
+		url: withQuery(url, options.qs),
+		headers: { ...(options.headers ?? {}), ...endpoint.auth },
 		timeout,
-		json: httpOptions.json ?? true,
+		json: options.json ?? true,
 		// The answer as a stream, already decompressed by n8n's client: counted as it arrives (receive).
 		encoding: 'stream',
 		ignoreHttpStatusErrors: true,
@@ -313,8 +316,6 @@ export async function platformRequest(
 		disableFollowRedirect: true,
 		sendCredentialsOnCrossOriginRedirect: false,
 	};
-	delete request.baseURL;
-	delete request.qs;
 	const cancel =
 		'getExecutionCancelSignal' in ctx ? (ctx as IExecuteFunctions).getExecutionCancelSignal?.() : undefined;
 	const maxAttempts = policy.retry ? READ_RETRIES + 1 : 1;
@@ -324,15 +325,15 @@ export async function platformRequest(
 		// A deadline for the whole exchange: the client's own timeout only bounds the wait between two
 		// chunks, which a platform sending one byte at a time never reaches.
 		const deadline = AbortSignal.timeout(timeout);
-		// Ends the exchange early: an answer past its size bound, or a redirect, is not read further.
-		const stop = new AbortController();
-		request.abortSignal = AbortSignal.any(cancel ? [deadline, stop.signal, cancel] : [deadline, stop.signal]);
+		const signal = exchangeSignal(deadline, cancel);
+		request.abortSignal = signal.signal;
 		let response: IN8nHttpFullResponse;
 		let received: Received;
 		try {
 			response = (await ctx.helpers.httpRequest(request)) as IN8nHttpFullResponse;
 			received = await receive(response.body, sizeLimit.bytes);
 		} catch (error) {
+			signal.release();
 			if (cancel?.aborted && !deadline.aborted) {
 				throw transportError(node, 'The request was stopped with the execution', 'The execution was cancelled.', policy.itemIndex);
 			}
@@ -366,9 +367,9 @@ export async function platformRequest(
 			);
 		}
 
+		signal.release();
 		const statusCode = Number(response.statusCode);
 		const headers = (response.headers ?? {}) as IDataObject;
-		if (received.overflow) stop.abort();
 		if (statusCode >= 300 && statusCode < 400) {
 			throw redirectError(node, statusCode, headers, url, policy.itemIndex);
 		}
@@ -448,6 +449,27 @@ function withQuery(url: string, qs: IDataObject | undefined): string {
 	return `${base}${base.includes('?') ? '&' : '?'}${pairs.join('&')}${hash === undefined ? '' : `#${hash}`}`;
 }
 
+/**
+ * The signal of one exchange: aborted by its deadline or by the execution's cancel signal. Listeners
+ * rather than AbortSignal.any, which costs a weak reference and a finalizer per request; `release`
+ * detaches them once the exchange is over.
+ */
+function exchangeSignal(deadline: AbortSignal, cancel: AbortSignal | undefined): { signal: AbortSignal; release(): void } {
+	if (!cancel) return { signal: deadline, release: () => {} };
+	const either = new AbortController();
+	const abort = () => either.abort();
+	if (cancel.aborted) abort();
+	deadline.addEventListener('abort', abort, { once: true });
+	cancel.addEventListener('abort', abort, { once: true });
+	return {
+		signal: either.signal,
+		release: () => {
+			deadline.removeEventListener('abort', abort);
+			cancel.removeEventListener('abort', abort);
+		},
+	};
+}
+
 /** The bound of one answer: Max Response Size (or its default), or the caller's tighter one. */
 function answerLimit(maxResponseBytes: number | undefined, tighter: SizeLimit | undefined): SizeLimit {
 	const bytes = maxResponseBytes && maxResponseBytes > 0 ? maxResponseBytes : DEFAULT_MAX_RESPONSE_MB * MB;
@@ -457,34 +479,62 @@ function answerLimit(maxResponseBytes: number | undefined, tighter: SizeLimit | 
 
 type Received = { overflow: false; data: unknown; bytes: number } | { overflow: true; bytes: number };
 
-function isStream(value: unknown): value is AsyncIterable<Buffer | string> & { destroy(): void } {
+/** The parts of a readable stream (n8n's client hands the answer over as one) that reading it needs. */
+interface BodyStream {
+	on(event: 'data', listener: (chunk: Buffer | string) => void): unknown;
+	on(event: 'end' | 'close', listener: () => void): unknown;
+	on(event: 'error', listener: (error: Error) => void): unknown;
+	destroy(): unknown;
+}
+
+function isStream(value: unknown): value is BodyStream {
 	return (
 		typeof value === 'object' &&
 		value !== null &&
-		typeof (value as { destroy?: unknown }).destroy === 'function' &&
-		typeof (value as AsyncIterable<unknown>)[Symbol.asyncIterator] === 'function'
+		typeof (value as { on?: unknown }).on === 'function' &&
+		typeof (value as { destroy?: unknown }).destroy === 'function'
 	);
 }
 
 /**
- * The answer's body, read as it arrives and counted after decompression: past `maxBytes` the reading
- * stops (leaving the loop destroys the stream) and nothing read is kept. A body that is not a stream
- * (a helper that does not stream) is taken as it is.
+ * The answer's body, read as it arrives and counted after decompression: past `maxBytes` the stream is
+ * destroyed (which ends the exchange and closes its connection) and nothing read is kept. A stream that
+ * fails (the deadline's abort, a reset, a body that does not decompress) rejects. A body that is not a
+ * stream (a helper that does not stream) is taken as it is.
  */
 async function receive(body: unknown, maxBytes: number): Promise<Received> {
 	if (!isStream(body)) {
 		const bytes = typeof body === 'string' ? Buffer.byteLength(body) : Buffer.isBuffer(body) ? body.length : 0;
 		return bytes > maxBytes ? { overflow: true, bytes } : { overflow: false, data: body, bytes };
 	}
-	const chunks: Buffer[] = [];
-	let bytes = 0;
-	for await (const piece of body) {
-		const chunk = typeof piece === 'string' ? Buffer.from(piece) : piece;
-		bytes += chunk.length;
-		if (bytes > maxBytes) return { overflow: true, bytes };
-		chunks.push(chunk);
-	}
-	return { overflow: false, data: chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, bytes), bytes };
+	return await new Promise<Received>((resolve, reject) => {
+		const chunks: Buffer[] = [];
+		let bytes = 0;
+		let settled = false;
+		const settle = (result: Received | Error) => {
+			if (settled) return;
+			settled = true;
+			if (result instanceof Error) reject(result);
+			else resolve(result);
+		};
+		body.on('data', (piece) => {
+			if (settled) return;
+			const chunk = typeof piece === 'string' ? Buffer.from(piece) : piece;
+			bytes += chunk.length;
+			if (bytes > maxBytes) {
+				settle({ overflow: true, bytes });
+				body.destroy();
+				return;
+			}
+			chunks.push(chunk);
+		});
+		body.on('end', () => settle({ overflow: false, data: chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, bytes), bytes }));
+		body.on('error', (error) => settle(error));
+		// Closed without an end or an error (destroyed from outside): what came is not a whole answer.
+		body.on('close', () => {
+			if (!settled) settle(Object.assign(new Error('The answer ended before it was complete'), { code: 'ECONNRESET' }));
+		});
+	});
 }
 
 function secretsOf(endpoint: Endpoint, body: unknown): string[] {
