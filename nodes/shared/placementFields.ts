@@ -1,6 +1,7 @@
 import type { IDisplayOptions, INodeProperties } from 'n8n-workflow';
 
 import { additionalFieldsJson } from './descriptions';
+import { campaignPlacementProperties } from './campaign';
 
 type Show = NonNullable<IDisplayOptions['show']>;
 
@@ -165,6 +166,7 @@ export function placementProperties(show: Show, mode: PlacementMode): INodePrope
 	}
 
 	properties.push(
+		...campaignPlacementProperties(mode, when()),
 		{
 			displayName: 'Options',
 			name: 'options',

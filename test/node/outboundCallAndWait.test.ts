@@ -167,6 +167,10 @@ describe('Assistant Platform Call and Wait: waiting', () => {
 			trafficCostNumber: Number(fx.sandbox.state.calls.get(call.internalId)!.trafficCost),
 			statusRecord: 'found',
 			resultReceivedAt: expect.any(String),
+			// Without Campaign options: the first attempt, no context; no Retry Policy calls anyone again.
+			attempt: 1,
+			context: {},
+			nextCall: { callAgain: false, at: null, attempt: null, reason: 'answered: never called again' },
 		});
 		expect(resumed.nodeItems.map((i) => i.json)).toEqual([result]);
 		expect(resumed.afterItems[0].pairedItem).toEqual({ item: 0 });
@@ -235,6 +239,14 @@ describe('Assistant Platform Call and Wait: waiting', () => {
 			trafficCostNumber: null,
 			waitTill: execution.waitTill!.toISOString(),
 			message: expect.stringContaining('Call Status → Get'),
+			attempt: 1,
+			context: {},
+			nextCall: {
+				callAgain: false,
+				at: null,
+				attempt: null,
+				reason: 'outcome unknown: never called again automatically (read the call status first)',
+			},
 		});
 		// n8n did not run the node again: still one POST, no status read.
 		expect(fx.sandbox.journal.map((e) => e.method)).toEqual(['POST']);
