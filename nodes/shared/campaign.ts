@@ -142,7 +142,7 @@ export function campaignProperty(mode: CampaignMode, display: Partial<INodePrope
 				displayName: 'Max Call Length (Minutes)',
 				name: 'maxCallMinutes',
 				type: 'number',
-				typeOptions: { minValue: 0.1, maxValue: 1440, numberPrecision: 1 },
+				typeOptions: { minValue: 0.01, maxValue: 1440, numberPrecision: 2 },
 				default: DEFAULT_MAX_CALL_MINUTES,
 				description:
 					'With Max Calls in Flight: a call whose record has not appeared after this long is given up on (output pending, outcome unknown) and its line counted free',
@@ -238,7 +238,7 @@ export function readCampaignRun(ctx: IExecuteFunctions, node: INode, mode: Campa
 		run.statusCheckIntervalMs = secondsToMs(node, 'Campaign > Status Check Interval (Seconds)', raw.statusCheckInterval, 0.01, 600);
 	}
 	if (raw.maxCallMinutes !== undefined) {
-		run.maxCallMs = secondsToMs(node, 'Campaign > Max Call Length (Minutes)', raw.maxCallMinutes, 0.1, 1440) * 60;
+		run.maxCallMs = secondsToMs(node, 'Campaign > Max Call Length (Minutes)', raw.maxCallMinutes, 0.01, 1440) * 60;
 	}
 	return run;
 }

@@ -90,7 +90,10 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 				// With Max Calls in Flight a 429 (nothing was placed) is waited out, not an error.
 				...(capped ? { passStatuses: [429] } : {}),
 			});
-			if (response.statusCode === 429) return { kind: 'refused', retryAfterMs: retryAfterMs(response.headers) ?? 1000 };
+			if (response.statusCode === 429) {
+				campaign?.release(i, placement);
+				return { kind: 'refused', retryAfterMs: retryAfterMs(response.headers) ?? 1000 };
+			}
 			const json = placedItem(node, placement, response, new Date().toISOString(), i);
 			placed.push({ index: i, internalId: json.internal_id });
 			results[i] = { json: campaign ? campaign.placed(i, json) : json, pairedItem: { item: i } };
