@@ -376,6 +376,25 @@ class N8nInstance {
 	}
 
 	/**
+	 * Every row of a data table (the editor's REST API, pages of 250, on 1.x and 2.x alike), oldest first.
+	 */
+	async allDataTableRows(id) {
+		const rows = [];
+		for (let skip = 0; ; skip += 250) {
+			const page = await this.rest('GET', `${await this.restDataTables()}/${encodeURIComponent(id)}/rows?take=250&skip=${skip}`);
+			rows.push(...page.data);
+			if (page.data.length < 250 || rows.length >= page.count) return rows;
+		}
+	}
+
+	/** Adds rows to a data table (the editor's REST API): POST .../data-tables/{id}/insert {data}, 500 at a time. */
+	async insertDataTableRows(id, rows) {
+		for (let i = 0; i < rows.length; i += 500) {
+			await this.rest('POST', `${await this.restDataTables()}/${encodeURIComponent(id)}/insert`, { data: rows.slice(i, i + 500), returnType: 'count' });
+		}
+	}
+
+	/**
 	 * POST /api/v1/workflows with the fields the public API accepts (name, nodes, connections, settings,
 	 * staticData?). Returns the stored workflow (with id and the node ids/webhookIds n8n kept).
 	 */

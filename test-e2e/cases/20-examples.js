@@ -17,6 +17,7 @@ const CAMPAIGN = '1-campaign.json';
 const RESULTS = '2-call-results.json';
 const ESCALATION = '3-escalation.json';
 const KNOWLEDGE = '4-knowledge.json';
+const CAMPAIGN_WITH_RETRIES = '5-campaign-with-retries.json';
 const CALL_LOG = 'Assistant Platform call log';
 
 /** The example's node called `name`, as imported. */
@@ -52,7 +53,7 @@ function register(env) {
 
 		test('every example is imported as it is written (nodes, connections, no placeholder left)', async () => {
 			const files = loadExamples().map((e) => e.file);
-			assert.deepEqual(files, [CAMPAIGN, RESULTS, ESCALATION, KNOWLEDGE]);
+			assert.deepEqual(files, [CAMPAIGN, RESULTS, ESCALATION, KNOWLEDGE, CAMPAIGN_WITH_RETRIES]);
 			for (const file of files) {
 				const { id, workflow } = imported.byFile[file];
 				const stored = await env.n8n.getWorkflow(id);
