@@ -53,7 +53,18 @@ export interface CreateRun {
 	batchSize: number;
 }
 
-export type RunSpec = ListRun | PlaceRun | StatusRun | CreateRun;
+export interface DialRun {
+	kind: 'dial';
+	target: Target;
+	callerId: string;
+	destinations: string[];
+	/** Campaign > Max Calls in Flight. */
+	cap: number;
+	/** Campaign > Status Check Interval (Seconds). */
+	intervalSeconds: number;
+}
+
+export type RunSpec = ListRun | PlaceRun | StatusRun | CreateRun | DialRun;
 
 export interface RunOutput {
 	/** Items produced (list: assistants; place: accepted calls; status: records read). */
@@ -412,6 +423,32 @@ async function httpCreate(spec: CreateRun): Promise<RunOutput> {
 	);
 }
 
+/** Place Call with Campaign > Max Calls in Flight: every call placed as a line frees up and followed to its end. */
+async function oursDial(spec: DialRun): Promise<RunOutput> {
+	const e = await loadEngine(false);
+	const result = await e.runChain(
+		spec.destinations.map((dst) => ({ json: { dst } })),
+		[
+			{
+				type: e.OUR_TYPE,
+				parameters: {
+					resource: 'outboundCall',
+					operation: 'placeCall',
+					route: 'trunk',
+					dst: '={{ $json.dst }}',
+					callerId: spec.callerId,
+					campaign: { maxCallsInFlight: spec.cap, statusCheckInterval: spec.intervalSeconds },
+				},
+				credentials: ['assistantPlatformOutboundApi'],
+			},
+		],
+		credentialsFor(spec.target),
+	);
+	throwIfFailed(result);
+	const ended = result.items.filter((item) => item.json.resultSource === 'status' && item.json.pending === false).length;
+	return { items: ended, outputItems: result.items.length };
+}
+
 /** Loads what a client needs before the first run (so that loading is not timed). */
 export async function prepare(client: ClientName): Promise<Record<string, unknown>> {
 	if (client.startsWith('raw')) {
@@ -447,6 +484,9 @@ export async function runClient(client: ClientName, spec: RunSpec): Promise<RunO
 		case 'status':
 			if (client === 'ours') return await oursStatus(spec, 1);
 			if (client === 'oursBatch') return await oursStatus(spec, spec.batchSize);
+			break;
+		case 'dial':
+			if (client === 'ours') return await oursDial(spec);
 			break;
 		case 'create':
 			if (client === 'ours') return await oursCreate(spec, 1);
