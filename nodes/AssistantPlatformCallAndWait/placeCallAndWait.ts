@@ -30,7 +30,7 @@ import { pollStatus } from '../shared/statusPoll';
 import { refuse } from '../shared/webhookReply';
 import { campaignFields, heldItem, notYet, readCampaignItem, readCampaignRun } from '../shared/campaign';
 import type { CampaignItem } from '../shared/campaign';
-import { decideNextCall, readRetryPolicy } from '../shared/retryPolicy';
+import { decideNextCall, noCall, readRetryPolicy } from '../shared/retryPolicy';
 
 /*
  * Assistant Platform Call and Wait, on n8n's own wait-and-resume (docs/assumptions.md):
@@ -119,7 +119,7 @@ export async function placeCallAndWait(this: IExecuteFunctions): Promise<INodeEx
 		return [
 			[
 				{
-					json: { ...failedItem(error, outcome, summary), ...campaignFields(campaign, { callAgain: false, at: null, attempt: null, reason }) },
+					json: { ...failedItem(error, outcome, summary), ...campaignFields(campaign, noCall(reason)) },
 					pairedItem: { item: 0 },
 				},
 			],
@@ -170,7 +170,7 @@ function resultDecision(ctx: IWebhookFunctions, dialStatus: string, attempt: unk
 		const policy = readRetryPolicy(ctx.getNode(), ctx.getNodeParameter('retryPolicy', {}));
 		return decideNextCall(policy, dialStatus, known, Date.now());
 	} catch (error) {
-		return { callAgain: false, at: null, attempt: null, reason: `not decided: ${(error as Error).message}` };
+		return noCall(`not decided: ${(error as Error).message}`);
 	}
 }
 

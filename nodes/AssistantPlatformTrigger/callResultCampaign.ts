@@ -1,8 +1,9 @@
 import type { IDataObject, INode } from 'n8n-workflow';
 
-import { normalizeDialStatus, parseTypedStatuses } from '../shared/dialStatuses';
+import { normalizeDialStatus } from '../shared/dialStatuses';
+import { splitList } from '../shared/text';
 import { parseContextQuery } from '../shared/resultContext';
-import { decideNextCall, readRetryPolicy } from '../shared/retryPolicy';
+import { decideNextCall, noCall, readRetryPolicy } from '../shared/retryPolicy';
 import type { NextCall } from '../shared/retryPolicy';
 
 /*
@@ -37,7 +38,7 @@ export function callResultCampaign(
 		nextCall = decideNextCall(readRetryPolicy(node, retryPolicy), dialStatus, parsed.present ? parsed.attempt : null, receivedAt);
 	} catch (error) {
 		// A policy that does not read (an expression gone wrong) must not lose the result.
-		nextCall = { callAgain: false, at: null, attempt: null, reason: `not decided: ${(error as Error).message}` };
+		nextCall = noCall(`not decided: ${(error as Error).message}`);
 	}
 	return {
 		ok: true,
@@ -52,5 +53,5 @@ export function callResultCampaign(
 /** The Dial Status filter: the statuses chosen and the ones typed under Other Dial Statuses. */
 export function filterStatuses(filters: IDataObject): Set<string> {
 	const chosen = Array.isArray(filters.dialStatuses) ? filters.dialStatuses.map(normalizeDialStatus) : [];
-	return new Set([...chosen, ...parseTypedStatuses(filters.otherDialStatuses).statuses].filter((s) => s !== ''));
+	return new Set([...chosen, ...splitList(filters.otherDialStatuses).map(normalizeDialStatus)].filter((s) => s !== ''));
 }

@@ -5,7 +5,7 @@ import { isOpen, nextOpening, readCallingWindow, WEEKDAYS } from './callingHours
 import { isObject } from './object';
 import type { Placement } from './placement';
 import type { NextCall } from './retryPolicy';
-import { deferredNextCall, retryPolicyProperty } from './retryPolicy';
+import { deferredNextCall, noCall, retryPolicyProperty } from './retryPolicy';
 import type { ResultContext } from './resultContext';
 import { CONTEXT_RULES, MAX_ATTEMPT, readAttempt, readResultContext, urlWithContext } from './resultContext';
 import { REDACTED } from './redact';
@@ -333,7 +333,7 @@ export function skippedItem(item: CampaignItem, placement: Placement, reason: st
 		outcome: 'skipped',
 		reason,
 		...placement.summary,
-		...campaignFields(item, { callAgain: false, at: null, attempt: null, reason }),
+		...campaignFields(item, noCall(reason)),
 	};
 }
 

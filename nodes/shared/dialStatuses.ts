@@ -1,5 +1,3 @@
-import { splitList } from './text';
-
 /*
  * The outcomes the platform reports: Asterisk's DIALSTATUS values (the spec shows only ANSWER). The
  * trigger's Dial Status filter and the Retry Policy list them; a status not listed is accepted as text.
@@ -37,16 +35,7 @@ export function normalizeDialStatus(status: unknown): string {
 	return typeof status === 'string' ? status.trim().toUpperCase() : '';
 }
 
-/** A status typed by a user: letters, digits, "_" and "-", at most 40. */
-const TYPED_STATUS = /^[A-Z0-9_-]{1,40}$/;
-
-/** Statuses typed as text ("MYSTATUS, OTHER"), normalised; undefined with the first one that is not a status. */
-export function parseTypedStatuses(value: unknown): { statuses: string[]; invalid?: string } {
-	const statuses: string[] = [];
-	for (const part of splitList(value)) {
-		const status = normalizeDialStatus(part);
-		if (!TYPED_STATUS.test(status)) return { statuses, invalid: part };
-		statuses.push(status);
-	}
-	return { statuses };
+/** A status typed by a user (normalised): letters, digits, "_" and "-", at most 40. */
+export function isTypedStatus(status: string): boolean {
+	return /^[A-Z0-9_-]{1,40}$/.test(status);
 }

@@ -1,6 +1,6 @@
 import type { IDataObject, INode, INodeProperties } from 'n8n-workflow';
 
-import { normalizeDialStatus } from './dialStatuses';
+import { isTypedStatus, normalizeDialStatus } from './dialStatuses';
 import { isObject } from './object';
 import { splitList } from './text';
 import { assertIntegerInRange, invalid } from './validation';
@@ -161,7 +161,7 @@ export function readRetryPolicy(node: INode, raw: unknown, itemIndex?: number): 
 	for (const entry of splitList(options.other)) {
 		const match = /^([^=]+)=(.*)$/.exec(entry);
 		const status = normalizeDialStatus(match?.[1]);
-		if (!match || !/^[A-Z0-9_-]{1,40}$/.test(status)) {
+		if (!match || !isTypedStatus(status)) {
 			throw invalid(node, otherField, `each entry must be STATUS=minutes, e.g. "TORTURE=60" (got "${entry}")`, itemIndex);
 		}
 		if (NEVER_RETRIED[status]) throw invalid(node, otherField, `must not list ${status}: ${NEVER_RETRIED[status]}`, itemIndex);
@@ -187,7 +187,7 @@ export function decideNextCall(
 	attempt: number | null,
 	resultAt: number,
 ): NextCall {
-	const done = (reason: string): NextCall => ({ callAgain: false, at: null, attempt: null, reason });
+	const done = noCall;
 	const status = normalizeDialStatus(dialStatus);
 	if (status === '') return done('outcome unknown: never called again automatically (read the call status first)');
 	if (NEVER_RETRIED[status]) return done(NEVER_RETRIED[status]);
@@ -207,6 +207,11 @@ export function decideNextCall(
 		attempt: attempt + 1,
 		reason: `${status}: call again after ${formatMinutes(delay)} (attempt ${attempt + 1} of ${policy.maxAttempts})`,
 	};
+}
+
+/** The decision not to call again, and why. */
+export function noCall(reason: string): NextCall {
+	return { callAgain: false, at: null, attempt: null, reason };
 }
 
 /** The decision for an item that was not dialled because its time has not come (calling hours, Earliest Call Time). */

@@ -1,6 +1,6 @@
 import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 
-import type { SandboxOptions } from '../../sandbox';
+import type { AssistantRecord, SandboxOptions } from '../../sandbox';
 import { PlatformSandbox } from '../../sandbox';
 
 import { registerSecret, registerSecretSource } from './secretsGuard';
@@ -60,6 +60,18 @@ export function useSandbox(options: SandboxOptions = {}, { reset = true } = {}):
 		});
 	}
 	return fx;
+}
+
+/**
+ * A calling assistant with `number` (a fresh one, after a reset), whose key the fixture's Outbound credential
+ * carries; the journal cleared. Returns the assistant (with its key).
+ */
+export function callerAssistant(fx: SandboxFixture, number: string): AssistantRecord {
+	const assistant = fx.sandbox.createAssistant({ name: 'Caller', number });
+	registerSecret(assistant.assistantApiKey);
+	fx.outbound.assistantApiKey = assistant.assistantApiKey;
+	fx.sandbox.clearJournal();
+	return assistant;
 }
 
 /** Asserts that no key the sandbox knows (nor any extra one given) appears in `value`. */

@@ -4,9 +4,8 @@ import { AssistantPlatformCallAndWait } from '../../nodes/AssistantPlatformCallA
 import { registerNodeType } from '../harness/engine';
 import { runUntilWait, startResumeServer } from '../harness/resume';
 import type { ResumeServer, WaitingExecution } from '../harness/resume';
-import { assistantKeysOf, startSandbox } from '../harness/sandbox';
+import { assistantKeysOf, callerAssistant, startSandbox } from '../harness/sandbox';
 import type { SandboxFixture } from '../harness/sandbox';
-import { registerSecret } from '../harness/secretsGuard';
 
 /*
  * Call and Wait with Campaign options, in-process (test/harness/resume.ts resumes the execution as n8n
@@ -35,10 +34,7 @@ afterAll(async () => {
 
 beforeEach(() => {
 	fx.sandbox.reset();
-	const assistant = fx.sandbox.createAssistant({ name: 'Campaign', number: CALLER });
-	registerSecret(assistant.assistantApiKey);
-	fx.outbound.assistantApiKey = assistant.assistantApiKey;
-	fx.sandbox.clearJournal();
+	callerAssistant(fx, CALLER);
 	run++;
 });
 

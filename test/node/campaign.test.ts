@@ -3,9 +3,8 @@ import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 import { maxInFlight } from '../../sandbox';
 import { runNode } from '../harness/engine';
 import type { RunOptions } from '../harness/engine';
-import { assistantKeysOf, startSandbox, useSandbox } from '../harness/sandbox';
+import { assistantKeysOf, callerAssistant, startSandbox, useSandbox } from '../harness/sandbox';
 import type { SandboxFixture } from '../harness/sandbox';
-import { registerSecret } from '../harness/secretsGuard';
 
 /*
  * Outbound Call → Place Call with Campaign options, through n8n-core's WorkflowExecute against the
@@ -42,18 +41,9 @@ function utcClock(minutes: number): string {
 
 const ALL_DAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'];
 
-function useCaller(fx: SandboxFixture): void {
-	beforeEach(() => {
-		const assistant = fx.sandbox.createAssistant({ name: 'Campaign', number: CALLER });
-		registerSecret(assistant.assistantApiKey);
-		fx.outbound.assistantApiKey = assistant.assistantApiKey;
-		fx.sandbox.clearJournal();
-	});
-}
-
 describe('Place Call with Campaign options (manual clock)', () => {
 	const fx = useSandbox();
-	useCaller(fx);
+	beforeEach(() => callerAssistant(fx, CALLER));
 
 	describe('attempt and Result Context travel in the Call Result URL', () => {
 		test('the query gets ctx_attempt and one ctx_<name> per field; the output carries them; the URL is shown without its query', async () => {
@@ -365,10 +355,7 @@ describe('Place Call with Max Calls in Flight (sandbox clock 1,000 times faster)
 	});
 	beforeEach(() => {
 		fx.sandbox.reset();
-		const assistant = fx.sandbox.createAssistant({ name: 'Campaign', number: CALLER });
-		registerSecret(assistant.assistantApiKey);
-		fx.outbound.assistantApiKey = assistant.assistantApiKey;
-		fx.sandbox.clearJournal();
+		callerAssistant(fx, CALLER);
 	});
 
 	const numbers = (count: number, from = 0) => Array.from({ length: count }, (_, i) => `+1415555${String(from + i).padStart(4, '0')}`);

@@ -17,7 +17,7 @@ import { statusRecordItem } from '../../../shared/callResult';
 import type { Outcome, Placement } from '../../../shared/placement';
 import type { RequestSettings } from '../../../shared/outbound';
 import type { NextCall, RetryPolicy } from '../../../shared/retryPolicy';
-import { decideNextCall, readRetryPolicy } from '../../../shared/retryPolicy';
+import { decideNextCall, noCall, readRetryPolicy } from '../../../shared/retryPolicy';
 import { readStatusOnce } from '../../../shared/statusPoll';
 
 /*
@@ -26,12 +26,9 @@ import { readStatusOnce } from '../../../shared/statusPoll';
  * calls followed to their end with the Retry Policy's decision.
  */
 
-const NOT_KNOWN_YET: NextCall = {
-	callAgain: false,
-	at: null,
-	attempt: null,
-	reason: 'placed: the outcome is not known yet; the call result decides (Assistant Platform Trigger, or Call Status → Get)',
-};
+const NOT_KNOWN_YET: NextCall = noCall(
+	'placed: the outcome is not known yet; the call result decides (Assistant Platform Trigger, or Call Status → Get)',
+);
 
 export class PlaceCallCampaign {
 	private readonly items: CampaignItem[] = [];
@@ -93,7 +90,7 @@ export class PlaceCallCampaign {
 			outcome === 'unknown'
 				? 'outcome unknown: the call may have been placed; never called again automatically'
 				: `not placed: ${String(json.error ?? 'refused')}`;
-		return { ...json, ...campaignFields(this.items[i], { callAgain: false, at: null, attempt: null, reason }) };
+		return { ...json, ...campaignFields(this.items[i], noCall(reason)) };
 	}
 
 	/**
@@ -142,7 +139,7 @@ export class PlaceCallCampaign {
 								error: 'The account stayed at its limit of calls in flight (429) for Max Call Length: the call was not placed',
 								outcome: 'rejected',
 								placed: false,
-								...campaignFields(this.items[i], { callAgain: false, at: null, attempt: null, reason: 'not placed: the account stayed at its call limit' }),
+								...campaignFields(this.items[i], noCall('not placed: the account stayed at its call limit')),
 							},
 							pairedItem: { item: i },
 						};
