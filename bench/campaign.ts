@@ -13,13 +13,16 @@
  * Reported per variant: contacts dialled, calls, refusals, contacts answered (of the 140 reachable), the share of
  * the 5 allowed calls in flight used while it dialled, and the run's length in sandbox minutes.
  *
- * Writes bench/results-campaign.json and prints the table (docs/performance.md, "Campaigns", quotes it).
+ * Writes .build/bench-results/campaign.json (git-ignored) and prints the table (docs/performance.md, "Campaigns",
+ * quotes it).
  * Environment: N8N_TOOLS_DIR (scripts/n8n-install.js), BENCH_CAMPAIGN_SPEED (default 20), BENCH_CAMPAIGN_ONLY
  * (comma-separated variant keys).
  */
 import { randomUUID } from 'node:crypto';
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+
+import { RESULTS_DIR } from './paths';
 
 const ROOT = resolve(__dirname, '..', '..');
 const SPEED = Number(process.env.BENCH_CAMPAIGN_SPEED ?? 20);
@@ -32,7 +35,7 @@ const CONTACTS = 200;
 // `npm run bench:campaign` compiled the sandbox with the rest (tsc -p tsconfig.dev.json).
 process.env.E2E_SKIP_COMPILE ??= '1';
 
-/* eslint-disable @typescript-eslint/no-require-imports, @typescript-eslint/no-explicit-any */
+/* eslint-disable @typescript-eslint/no-require-imports */
 const { startEnvironment } = require(join(ROOT, 'test-e2e/support/environment.js'));
 const { importExamples } = require(join(ROOT, 'test-e2e/support/examples.js'));
 const { waitUntilListening } = require(join(ROOT, 'test-e2e/support/workflows.js'));
@@ -205,7 +208,8 @@ async function main(): Promise<void> {
 				`| ${r.label} | ${r.contactsDialled} | ${r.calls} | ${r.refusals} | ${r.answered} | ${r.maxInFlight} | ${r.lineUseWhileWaiting ?? 'n/a'} | ${r.lineUseWholeRun} | ${r.statusReadsPerCall} | ${r.sandboxMinutes} |`,
 		),
 	].join('\n');
-	writeFileSync(join(ROOT, 'bench', 'results-campaign.json'), `${JSON.stringify({ measuredAt: new Date().toISOString(), speed: SPEED, intervalSeconds: INTERVAL * SPEED, results }, null, '\t')}\n`);
+	mkdirSync(RESULTS_DIR, { recursive: true });
+	writeFileSync(join(RESULTS_DIR, 'campaign.json'), `${JSON.stringify({ measuredAt: new Date().toISOString(), speed: SPEED, intervalSeconds: INTERVAL * SPEED, results }, null, '\t')}\n`);
 	process.stdout.write(`\n${table}\n`);
 }
 

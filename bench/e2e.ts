@@ -14,12 +14,12 @@
  * the last execution of the run finished, answers that were not 200, and executions lost (POSTs answered
  * without a successful execution).
  *
- * Writes bench/results-e2e.json; `npm run bench` merges it into bench/results.json and docs/performance.md.
+ * Writes .build/bench-results/results-e2e.json; `npm run bench` merges it into its results and docs/performance.md.
  *
  * Environment: BENCH_RUNS (default 5), BENCH_POSTS (default 1000), BENCH_CONCURRENCY (default 50),
  * N8N_TOOLS_DIR (see scripts/n8n-install.js), BENCH_KEEP=1 keeps n8n's user folder, BENCH_N8N_NODE_OPTIONS
  * (NODE_OPTIONS for n8n, e.g. to profile it), BENCH_N8N_ENV (extra NAME=value,... for n8n), BENCH_TARBALL (a packed build to install instead of building this
- * one), BENCH_E2E_OUT (results file instead of bench/results-e2e.json), BENCH_TRIGGER_VERSION (the trigger's
+ * one), BENCH_E2E_OUT (results file instead of .build/bench-results/results-e2e.json), BENCH_TRIGGER_VERSION (the trigger's
  * typeVersion in the workflow), BENCH_E2E_ONLY=ours|floor|webhook (post to one receiver only, e.g. to profile).
  */
 import { randomBytes, randomUUID } from 'node:crypto';
@@ -30,6 +30,7 @@ import { join, resolve } from 'node:path';
 
 import { Agent, request } from 'undici';
 
+import { RESULTS_DIR } from './paths';
 import type { TriggerResult } from './report';
 
 const ROOT = resolve(__dirname, '..', '..');
@@ -206,7 +207,7 @@ async function main(): Promise<void> {
 		env: {
 			EXECUTIONS_DATA_PRUNE: 'false',
 			N8N_LOG_LEVEL: process.env.N8N_LOG_LEVEL ?? 'warn',
-			// e.g. BENCH_N8N_NODE_OPTIONS="--cpu-prof --cpu-prof-dir=bench/out/n8n-prof" (written when n8n exits)
+			// e.g. BENCH_N8N_NODE_OPTIONS="--cpu-prof --cpu-prof-dir=.build/bench-results/n8n-prof" (written when n8n exits)
 			...(process.env.BENCH_N8N_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_N8N_NODE_OPTIONS } : {}),
 			// e.g. BENCH_N8N_ENV=N8N_EXPRESSION_ENGINE=legacy (comma-separated NAME=value pairs)
 			...Object.fromEntries(
@@ -322,7 +323,8 @@ async function main(): Promise<void> {
 				`Whole bench:e2e took ${Math.round((Date.now() - started) / 1000)} s including build, pack, n8n boot.`,
 			],
 		};
-		const outFile = resolve(process.env.BENCH_E2E_OUT ?? join(ROOT, 'bench', 'results-e2e.json'));
+		const outFile = resolve(process.env.BENCH_E2E_OUT ?? join(RESULTS_DIR, 'results-e2e.json'));
+		mkdirSync(resolve(outFile, '..'), { recursive: true });
 		writeFileSync(outFile, JSON.stringify(output, null, '\t') + '\n');
 		log(`ours: ${output.ours.medianMs} ms, floor: ${output.floor?.medianMs} ms, webhook: ${output.webhook.medianMs} ms; wrote ${outFile}`);
 	} finally {

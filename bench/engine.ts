@@ -1,17 +1,16 @@
 /**
- * The engine for the benchmarks: n8n-core's WorkflowExecute (Input node -> node under test) with the
- * harness's in-memory credentials (test/harness/credentials.ts), without the secrets guard (which
- * stringifies every output), and with n8n's HTTP Request and Split Out nodes from the pinned n8n install
- * loaded into the same engine. Our node and credentials may come from another build (BENCH_SOURCE_ROOT).
+ * The engine for the benchmarks: the tests' engine (engine/: n8n-core's WorkflowExecute, Input node -> nodes
+ * under test, in-memory credentials) without the tests' secrets guard (which stringifies every output), and
+ * with n8n's HTTP Request and Split Out nodes from the pinned n8n install loaded into it. Our node and
+ * credentials may come from another build (BENCH_SOURCE_ROOT).
  */
-import { mkdtempSync } from 'node:fs';
 import Module from 'node:module';
-import { tmpdir } from 'node:os';
 import { join, resolve, sep } from 'node:path';
 
-process.env.N8N_USER_FOLDER ??= mkdtempSync(join(tmpdir(), 'n8n-ap-bench-'));
+import { MemoryCredentialsHelper } from '../engine/credentials';
+import { engineAdditionalData, InputNode, INPUT_TYPE, outputOf, runChain as runEngine } from '../engine/workflow';
 
-import { DirectoryLoader, ExecutionLifecycleHooks, WorkflowExecute } from 'n8n-core';
+import { DirectoryLoader } from 'n8n-core';
 import type {
 	ICredentialDataDecryptedObject,
 	ICredentialType,
@@ -22,13 +21,9 @@ import type {
 	INodeProperties,
 	INodeType,
 	INodeTypes,
-	IRun,
 	IVersionedNodeType,
-	IWorkflowExecuteAdditionalData,
 } from 'n8n-workflow';
-import { NodeHelpers, Workflow } from 'n8n-workflow';
-
-import { MemoryCredentialsHelper } from '../test/harness/credentials';
+import { NodeHelpers } from 'n8n-workflow';
 
 import { nodesBaseDir, PROJECT_ROOT } from './paths';
 
@@ -56,27 +51,6 @@ export const OUR_TYPE = 'n8n-nodes-assistant-platform.assistantPlatform';
 export const HTTP_TYPE = 'n8n-nodes-base.httpRequest';
 export const SPLIT_OUT_TYPE = 'n8n-nodes-base.splitOut';
 export const FLOOR_TYPE = 'bench.helperLoop';
-const INPUT_TYPE = 'bench.input';
-
-/** A start node that emits the items given in its `items` parameter (JSON). */
-class InputNode implements INodeType {
-	description = {
-		displayName: 'Bench Input',
-		name: INPUT_TYPE,
-		group: ['input'],
-		version: 1,
-		description: 'Emits benchmark items',
-		defaults: { name: 'Input' },
-		inputs: [],
-		outputs: ['main'],
-		properties: [{ displayName: 'Items', name: 'items', type: 'json', default: '[]' } as INodeProperties],
-	} as unknown as INodeType['description'];
-
-	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		return [JSON.parse(this.getNodeParameter('items', 0) as string) as INodeExecutionData[]];
-	}
-}
-
 /**
  * Diagnostic, not a product: the least any n8n node can do for Return All with our credential. A
  * programmatic node that calls this.helpers.httpRequestWithAuthentication in a plain cursor loop and
@@ -211,32 +185,6 @@ const nodeTypes: INodeTypes = {
 	},
 } as INodeTypes;
 
-function additionalDataFor(credentials: Record<string, ICredentialDataDecryptedObject>): IWorkflowExecuteAdditionalData {
-	const base = 'http://127.0.0.1:5678';
-	return {
-		credentialsHelper: new MemoryCredentialsHelper(credentials, credentialTypes),
-		executeWorkflow: async () => {
-			throw new Error('executeWorkflow is not available');
-		},
-		getRunExecutionData: async () => undefined,
-		executionId: 'bench-execution',
-		restApiUrl: `${base}/rest`,
-		instanceBaseUrl: base,
-		formBaseUrl: `${base}/form`,
-		formWaitingBaseUrl: `${base}/form-waiting`,
-		formTestBaseUrl: `${base}/form-test`,
-		webhookBaseUrl: `${base}/webhook`,
-		webhookWaitingBaseUrl: `${base}/webhook-waiting`,
-		webhookTestBaseUrl: `${base}/webhook-test`,
-		mcpBaseUrl: `${base}/mcp`,
-		mcpTestBaseUrl: `${base}/mcp-test`,
-		variables: {},
-		currentNodeExecutionIndex: 0,
-		logAiEvent: () => {},
-		getRuntimeCredential: async () => undefined,
-	} as unknown as IWorkflowExecuteAdditionalData;
-}
-
 export interface ChainNode {
 	type: string;
 	typeVersion?: number;
@@ -261,58 +209,15 @@ export async function runChain(
 	chain: ChainNode[],
 	credentials: Record<string, ICredentialDataDecryptedObject>,
 ): Promise<ChainResult> {
-	const inputNode: INode = {
-		id: 'input',
-		name: 'Input',
-		type: INPUT_TYPE,
-		typeVersion: 1,
-		position: [0, 0],
-		parameters: { items: JSON.stringify(inputItems) },
-	};
-	const nodes: INode[] = [inputNode];
-	const connections: Workflow['connectionsBySourceNode'] = {};
-	chain.forEach((spec, index) => {
-		const credentialsOfNode: INode['credentials'] = {};
-		for (const type of spec.credentials ?? []) credentialsOfNode[type] = { id: `${type}-id`, name: type };
-		const node: INode = {
-			id: `node-${index}`,
-			name: `Node ${index}`,
-			type: spec.type,
-			typeVersion: spec.typeVersion ?? 1,
-			position: [200 * (index + 1), 0],
-			parameters: spec.parameters as INode['parameters'],
-			credentials: credentialsOfNode,
-			continueOnFail: spec.continueOnFail,
-		};
-		const previous = nodes[nodes.length - 1];
-		connections[previous.name] = { main: [[{ node: node.name, type: 'main', index: 0 }]] };
-		nodes.push(node);
-	});
-	const workflow = new Workflow({
-		id: 'bench-workflow',
-		name: 'Bench',
-		nodes,
-		connections,
-		active: false,
-		nodeTypes,
-		settings: { executionOrder: 'v1' },
-	});
-	const additionalData = additionalDataFor(credentials);
-	additionalData.hooks = new ExecutionLifecycleHooks('manual', additionalData.executionId!, {
-		id: 'bench-workflow',
-		name: 'Bench',
-		nodes,
-		connections,
-		active: false,
-		isArchived: false,
-		createdAt: new Date(),
-		updatedAt: new Date(),
-		activeVersionId: null,
-	} as never);
-	const run: IRun = await new WorkflowExecute(additionalData, 'manual').run({ workflow, startNode: inputNode });
-	const last = nodes[nodes.length - 1];
-	const taskData = run.data.resultData.runData[last.name]?.[0];
-	const items = (taskData?.data?.main?.[0] ?? []) as INodeExecutionData[];
-	const error = (taskData?.error ?? run.data.resultData.error) as Error | undefined;
-	return { items, error };
+	const nodes = chain.map((spec, index) => ({
+		name: `Node ${index}`,
+		type: spec.type,
+		typeVersion: spec.typeVersion ?? 1,
+		parameters: spec.parameters as INode['parameters'],
+		credentials: Object.fromEntries((spec.credentials ?? []).map((type) => [type, { id: `${type}-id`, name: type }])),
+		continueOnFail: spec.continueOnFail,
+	}));
+	const additionalData = engineAdditionalData(new MemoryCredentialsHelper(credentials, credentialTypes), { executionId: 'bench-execution' });
+	const { run, last } = await runEngine({ nodeTypes, additionalData, items: inputItems, chain: nodes, name: 'Bench' });
+	return outputOf(run, last);
 }

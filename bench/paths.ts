@@ -12,6 +12,12 @@ export const N8N_TOOLS_DIR = resolve(PROJECT_ROOT, process.env.N8N_TOOLS_DIR ?? 
  */
 export const FALLBACK_NODES_BASE_DIR = resolve(PROJECT_ROOT, '.tools/bench-nodes-base');
 
+/**
+ * Raw results of the last runs (git-ignored): results.json (`npm run bench`), results-e2e.json (`npm run
+ * bench:e2e`) and performance.md (the generated block). docs/performance.md carries the committed summary.
+ */
+export const RESULTS_DIR = resolve(PROJECT_ROOT, '.build', 'bench-results');
+
 /** The n8n-nodes-base directory to load the HTTP Request node from, if any. */
 export function nodesBaseDir(): string | undefined {
 	for (const base of [N8N_TOOLS_DIR, FALLBACK_NODES_BASE_DIR]) {

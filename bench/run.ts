@@ -1,12 +1,14 @@
 /**
  * `npm run bench`: measures our node side by side with a raw undici client and n8n's HTTP Request node,
- * against the platform sandbox, and writes bench/results.json and the results block of docs/performance.md.
+ * against the platform sandbox, and writes .build/bench-results/results.json (raw, git-ignored) and, from a
+ * complete set of results (every case, case 4 from `npm run bench:e2e`), the results block of
+ * docs/performance.md.
  *
  * The sandbox runs in this (orchestrator) process; every client runs in its own forked process (worker.ts),
  * so the client under test has a core of its own and its peak memory is its own. Runs of the clients of a
  * scenario are interleaved (round robin) so that load drift on the machine hits every client alike.
  *
- * `node .build/bench/run.js --report` only re-renders docs/performance.md from the existing results files.
+ * `node .build/bench/run.js --report` only re-renders docs/performance.md from the results in .build/bench-results/.
  *
  * Environment:
  *   BENCH_RUNS=5            measured runs per client and scenario (median reported), after one warm-up
@@ -22,8 +24,8 @@
  *   BENCH_VARIANTS=name=<dir>,...  also run every "our node" client against other compiled copies of nodes/
  *                           and credentials/ (<dir> holds nodes/ and credentials/ compiled; see engine.ts)
  *   BENCH_NO_WRITE=1        print the results, do not write results.json / docs/performance.md
- *   BENCH_OUT=<file>        write the results there (JSON, next to it the markdown) instead of bench/results.json
- *                           and docs/performance.md (for experiments, e.g. bench/out/, git-ignored)
+ *   BENCH_OUT=<file>        write the results there (JSON, next to it the markdown) instead of
+ *                           .build/bench-results/ and docs/performance.md (for experiments)
  */
 import { execFileSync, fork, spawnSync } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
@@ -36,7 +38,7 @@ import { request } from 'undici';
 import { maxInFlight, PlatformSandbox } from '../sandbox';
 
 import type { ClientName, RunOutput, RunSpec, Target } from './clients';
-import { nodesBaseDir } from './paths';
+import { nodesBaseDir, RESULTS_DIR } from './paths';
 import { renderMarkdown, updatePerformanceDoc } from './report';
 import type { BenchResults, ClientStats, ScenarioResult } from './report';
 
@@ -530,15 +532,15 @@ function gitRevision(): string {
 	}
 }
 
-/** `node .build/bench/run.js --report`: re-renders docs/performance.md from bench/results.json (+ results-e2e.json). */
+/** `node .build/bench/run.js --report`: re-renders docs/performance.md from results.json (+ results-e2e.json). */
 function reportOnly(): void {
-	const resultsFile = join(ROOT, 'bench', 'results.json');
+	const resultsFile = join(RESULTS_DIR, 'results.json');
 	const results = JSON.parse(readFileSync(resultsFile, 'utf8')) as BenchResults;
-	const triggerFile = join(ROOT, 'bench', 'results-e2e.json');
+	const triggerFile = join(RESULTS_DIR, 'results-e2e.json');
 	if (existsSync(triggerFile)) results.trigger = JSON.parse(readFileSync(triggerFile, 'utf8')) as BenchResults['trigger'];
 	writeFileSync(resultsFile, JSON.stringify(results, null, '\t') + '\n');
 	updatePerformanceDoc(join(ROOT, 'docs', 'performance.md'), renderMarkdown(results));
-	log('re-rendered docs/performance.md from bench/results.json');
+	log(`re-rendered docs/performance.md from ${resultsFile}`);
 }
 
 async function main(): Promise<void> {
@@ -616,7 +618,7 @@ async function main(): Promise<void> {
 	if (CASES.has('5')) results.package = casePackage();
 
 	// Case 4 is measured by `npm run bench:e2e` and merged from its own results file when present.
-	const triggerFile = join(ROOT, 'bench', 'results-e2e.json');
+	const triggerFile = join(RESULTS_DIR, 'results-e2e.json');
 	if (existsSync(triggerFile)) results.trigger = JSON.parse(readFileSync(triggerFile, 'utf8')) as BenchResults['trigger'];
 
 	results.machine.loadAverageAtEnd = os.loadavg().map((v) => round(v, 2));
@@ -634,9 +636,10 @@ async function main(): Promise<void> {
 		log(`done in ${results.durationSec} s: ${file}`);
 		return;
 	}
-	const resultsFile = join(ROOT, 'bench', 'results.json');
-	const partial = ALL_CASES.split(',').some((c) => !CASES.has(c)) && existsSync(resultsFile);
-	if (partial) {
+	const resultsFile = join(RESULTS_DIR, 'results.json');
+	const partial = ALL_CASES.split(',').some((c) => !CASES.has(c));
+	const merged = partial && existsSync(resultsFile);
+	if (merged) {
 		// A partial run (BENCH_CASES) keeps the other cases of the previous full run.
 		const previous = JSON.parse(readFileSync(resultsFile, 'utf8')) as BenchResults;
 		if (!CASES.has('1')) results.list = previous.list;
@@ -646,9 +649,15 @@ async function main(): Promise<void> {
 		if (!CASES.has('6')) results.create = previous.create ?? [];
 		if (!CASES.has('7')) results.dial = previous.dial ?? [];
 	}
+	mkdirSync(RESULTS_DIR, { recursive: true });
 	writeFileSync(resultsFile, JSON.stringify(results, null, '\t') + '\n');
+	writeFileSync(join(RESULTS_DIR, 'performance.md'), renderMarkdown(results) + '\n');
+	if ((partial && !merged) || !results.trigger) {
+		log(`done in ${results.durationSec} s: ${RESULTS_DIR}; docs/performance.md left as it is (it takes every case: npm run bench:e2e, then npm run bench)`);
+		return;
+	}
 	updatePerformanceDoc(join(ROOT, 'docs', 'performance.md'), renderMarkdown(results));
-	log(`done in ${results.durationSec} s: bench/results.json, docs/performance.md`);
+	log(`done in ${results.durationSec} s: ${RESULTS_DIR}, docs/performance.md`);
 }
 
 main().catch((error) => {

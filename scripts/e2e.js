@@ -7,7 +7,9 @@
 //      `e2e: N passed, N failed`
 // Extra arguments go to `node --test` (e.g. --test-name-pattern="credential"), except
 // --definition=<name>: which pinned n8n to run on (scripts/n8n-install.js: n8n (2.x, default) or n8n-1x, as
-// `npm run test:e2e:1x` does); it is passed on as N8N_DEFINITION.
+// `npm run test:e2e:1x` does); it is passed on as N8N_DEFINITION; and --suite=<folder>: which case modules under
+// test-e2e/ run (default `cases`; `npm run test:ai` runs `ai-agent`, n8n's AI Agent with the package's tools);
+// it is passed on as E2E_CASES.
 'use strict';
 const { spawn } = require('node:child_process');
 const fs = require('node:fs');
@@ -15,14 +17,17 @@ const path = require('node:path');
 
 const definitionArg = process.argv.slice(2).find((arg) => arg.startsWith('--definition='));
 if (definitionArg) process.env.N8N_DEFINITION = definitionArg.slice('--definition='.length);
-const testArgs = process.argv.slice(2).filter((arg) => arg !== definitionArg);
+const suiteArg = process.argv.slice(2).find((arg) => arg.startsWith('--suite='));
+const suite = suiteArg ? suiteArg.slice('--suite='.length) : 'cases';
+const testArgs = process.argv.slice(2).filter((arg) => arg !== definitionArg && arg !== suiteArg);
 
 const { definition, ensureN8n } = require('./n8n-install');
 const { buildAndPack, makeLogger } = require('./n8n-runtime');
 const { compileSandbox } = require('./n8n-sandbox');
 
 const root = path.join(__dirname, '..');
-const label = definition.name === 'n8n' ? 'e2e' : `e2e (${definition.name})`;
+const suiteName = suite === 'cases' ? 'e2e' : suite;
+const label = definition.name === 'n8n' ? suiteName : `${suiteName} (${definition.name})`;
 const log = makeLogger(label);
 const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`;
 
@@ -51,7 +56,7 @@ async function main() {
 	const install = await ensureN8n();
 	timings.n8nInstall = Date.now() - t;
 
-	const tapFile = path.join(root, '.build', definition.name === 'n8n' ? 'e2e-results.tap' : `e2e-results-${definition.name}.tap`);
+	const tapFile = path.join(root, '.build', `${suiteName}-results${definition.name === 'n8n' ? '' : `-${definition.name}`}.tap`);
 	fs.rmSync(tapFile, { force: true });
 	t = Date.now();
 	log(`run the suite on n8n ${install.versions?.n8n ?? ''} (node --test test-e2e/e2e.test.js)`);
@@ -70,7 +75,7 @@ async function main() {
 			{
 				cwd: root,
 				stdio: 'inherit',
-				env: { ...process.env, E2E_TARBALL: tarball, E2E_SKIP_COMPILE: '1' },
+				env: { ...process.env, E2E_TARBALL: tarball, E2E_SKIP_COMPILE: '1', E2E_CASES: suite },
 			},
 		);
 		const forward = (signal) => child.kill(signal);

@@ -1,44 +1,34 @@
 #!/usr/bin/env node
-// `npm test`: check the lockfile (scripts/lock-optional-bindings.js), build the package, type-check everything, lint (community rules for nodes/ and
-// credentials/, a separate scope for tests and the sandbox), verify the packed tarball (scripts/verify.js),
-// then run the jest suites.
+// `npm test`: the lockfile installs everywhere, then n8n's build and lint (whole tree; tests get their own
+// rules from test/eslint.config.mjs), the type-check, the packed package (scripts/check-package.js) and jest,
+// closing with one plain line `tests: N passed, N failed`. Extra arguments go to jest.
 'use strict';
 const { spawnSync } = require('node:child_process');
+const fs = require('node:fs');
+const path = require('node:path');
 
-function step(title, command, args) {
-	process.stdout.write(`\n> ${title}\n`);
-	const result = spawnSync(command, args, { stdio: 'inherit', env: process.env });
-	if (result.status !== 0) {
-		process.stdout.write(`\n${title} failed (exit ${result.status})\n`);
-		process.exit(result.status || 1);
+const root = path.join(__dirname, '..');
+const steps = [
+	['lockfile', 'node', ['scripts/lock-optional-bindings.js', '--check']],
+	['build', 'npm', ['run', '--silent', 'build']],
+	['lint', 'npm', ['run', '--silent', 'lint']],
+	['type-check', 'npm', ['run', '--silent', 'typecheck']],
+	['packed package', 'npm', ['run', '--silent', 'check:package']],
+];
+for (const [title, command, args] of steps) {
+	process.stdout.write(`\n> ${title}: ${command} ${args.join(' ')}\n`);
+	const { status } = spawnSync(command, args, { cwd: root, stdio: 'inherit' });
+	if (status !== 0) {
+		process.stdout.write(`\n${title} failed (exit ${status})\ntests: 0 passed, 1 failed\n`);
+		process.exit(1);
 	}
 }
-
-const npx = (tool) => `${__dirname}/../node_modules/.bin/${tool}`;
-
-step('lockfile installs with npm ci everywhere', process.execPath, [`${__dirname}/lock-optional-bindings.js`, '--check']);
-step('build', 'npm', ['run', '--silent', 'build']);
-step('type-check tests, sandbox and scripts', npx('tsc'), ['-p', 'tsconfig.dev.json', '--noEmit']);
-step('lint (n8n community rules)', npx('eslint'), ['nodes', 'credentials', 'package.json']);
-step('lint (tests and sandbox)', npx('eslint'), ['-c', 'eslint.tests.config.mjs', 'test', 'sandbox', 'scripts']);
-step('verify the packed package (scripts/verify.js)', process.execPath, [`${__dirname}/verify.js`, '--no-build']);
-
-// Jest's own summary is printed above; the closing line below is the plain form CI reads.
-const fs = require('node:fs');
-const resultsFile = `${__dirname}/../.build/jest-results.json`;
-fs.mkdirSync(`${__dirname}/../.build`, { recursive: true });
+const resultsFile = path.join(root, '.build', 'jest-results.json');
+fs.mkdirSync(path.dirname(resultsFile), { recursive: true });
 fs.rmSync(resultsFile, { force: true });
-process.stdout.write('\n> jest\n');
-const jest = spawnSync(npx('jest'), ['--ci', '--json', `--outputFile=${resultsFile}`, ...process.argv.slice(2)], {
-	stdio: 'inherit',
-	env: process.env,
-});
-let summary = 'tests: 0 passed, 1 failed';
-if (fs.existsSync(resultsFile)) {
-	const r = JSON.parse(fs.readFileSync(resultsFile, 'utf8'));
-	const skipped = r.numPendingTests + r.numTodoTests;
-	const failed = r.numFailedTests + (r.numRuntimeErrorTestSuites || 0);
-	summary = `tests: ${r.numPassedTests} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`;
-}
-process.stdout.write(`\n${summary}\n`);
-process.exit(jest.status === 0 ? 0 : jest.status || 1);
+const jest = spawnSync('npx', ['jest', '--ci', '--json', `--outputFile=${resultsFile}`, ...process.argv.slice(2)], { cwd: root, stdio: 'inherit' });
+const r = fs.existsSync(resultsFile) ? JSON.parse(fs.readFileSync(resultsFile, 'utf8')) : undefined;
+const failed = r ? r.numFailedTests + r.numRuntimeErrorTestSuites : 1;
+const skipped = r ? r.numPendingTests + r.numTodoTests : 0;
+process.stdout.write(`\ntests: ${r?.numPassedTests ?? 0} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}\n`);
+process.exit(jest.status === 0 ? 0 : 1);

@@ -5,6 +5,9 @@
 // Run it with `node scripts/e2e.js` (builds, packs, installs n8n if needed, then runs this file with
 // `node --test`), or directly: `node --test test-e2e/` (builds and packs itself). See docs/e2e.md.
 //
+// E2E_CASES names the folder of case modules under test-e2e/ (default `cases`; `npm run test:ai` sets `ai-agent`, the
+// AI Agent suite, which runs on the same environment).
+//
 // A case module exports `function register(env)`, and may export `async function prepare(env)`: run once right
 // after the environment started, before the first test of any module (for work whose wall time should overlap the
 // other cases, e.g. an execution that n8n resumes by itself a minute later). `env` is filled in before either runs:
@@ -20,7 +23,7 @@ const { after, before } = require('node:test');
 const { startEnvironment } = require('./support/environment');
 
 const env = {};
-const casesDir = path.join(__dirname, 'cases');
+const casesDir = path.join(__dirname, process.env.E2E_CASES || 'cases');
 const cases = fs
 	.readdirSync(casesDir)
 	.filter((f) => f.endsWith('.js'))

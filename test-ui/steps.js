@@ -314,6 +314,40 @@ const steps = [
 			await editor.closeNdv();
 		},
 	},
+	// Last: it leaves the editor on a workflow whose only node is a tool (no main output to add a node after).
+	{
+		name: 'Place Call as an AI agent tool: the panel shows what the model is told, the destination the model fills, and the guardrails',
+		async run({ editor, page, env }) {
+			const name = 'Place a real phone call in Assistant Platform';
+			const workflow = await env.n8n.createWorkflow({
+				name: 'UI: Place Call as a tool',
+				nodes: [
+					{
+						id: crypto.randomUUID(),
+						name,
+						type: 'n8n-nodes-assistant-platform.assistantPlatformTool',
+						typeVersion: 1,
+						position: [0, 0],
+						parameters: { resource: 'outboundCall', operation: 'placeCall', callerId: '+390200001001' },
+						credentials: { [OUTBOUND_CREDENTIAL_TYPE]: { id: String(env.credentials.outbound.id), name: env.credentials.outbound.name } },
+					},
+				],
+				connections: {},
+				settings: { executionOrder: 'v1' },
+			});
+			await editor.openWorkflow(workflow.id);
+			await page.locator('[data-test-id="canvas-node"]', { hasText: 'Place a real phone call' }).dblclick();
+			await editor.ndvOpen();
+			const description = await page.locator('[data-test-id="parameter-input-toolDescription"] textarea').inputValue();
+			assert.match(description, /^Places a real phone call now/, description);
+			// Destination Number is n8n's own "defined automatically by the model" field
+			const destination = page.locator('[data-test-id="parameter-input-dst"], [data-test-id="fromAI-override-field"]').filter({ hasText: /model/i });
+			assert.ok((await destination.count()) > 0, 'Destination Number is defined by the model');
+			assert.equal(await page.locator('[data-test-id="parameter-input-maxCallsPerRun"] input').inputValue(), '1');
+			assert.ok(await page.locator('[data-test-id="parameter-input-allowedDestinations"]').isVisible(), 'Allowed Destinations is shown');
+			await editor.closeNdv();
+		},
+	},
 ];
 
 /** Imports examples/<file> as the demo does (credentials, a fresh webhook ID and secret); returns its id. */

@@ -9,6 +9,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
+import { isToolRun } from '../shared/agentTool';
 import { requestOptionsProperty } from '../shared/descriptions';
 import { assertSupportedN8n } from '../shared/n8nSupport';
 import { searchAssistants } from '../shared/searchAssistants';
@@ -23,6 +24,8 @@ import { ragCollectionResource } from './resources/ragCollection';
 import { runtimeResource } from './resources/runtime';
 import { OUTBOUND_CREDENTIAL, PORTAL_CREDENTIAL } from '../shared/constants';
 import type { OperationExecute, ResourceModule } from './shared/module';
+import { withToolProperties } from './shared/toolDescriptions';
+import { outputForModel } from './shared/toolOutput';
 
 assertSupportedN8n();
 
@@ -126,7 +129,9 @@ export class AssistantPlatform implements INodeType {
 				displayOptions: { show: { authentication: ['outboundApi'] } },
 			},
 		],
-		properties: [
+		// As an AI agent's tool, each operation has a description written for the model and described
+		// $fromAI() defaults for the inputs the model fills (shared/toolDescriptions.ts).
+		properties: withToolProperties([
 			{
 				displayName: 'Resource',
 				name: 'resource',
@@ -157,7 +162,7 @@ export class AssistantPlatform implements INodeType {
 			},
 			...modules.flatMap((module) => module.properties),
 			requestOptionsProperty({ batching: true, timeoutDefault: 10000 }),
-		],
+		]),
 	};
 
 	methods = { listSearch, loadOptions };
@@ -169,6 +174,8 @@ export class AssistantPlatform implements INodeType {
 		if (!run) {
 			throw new NodeOperationError(this.getNode(), `The operation "${operation}" of resource "${resource}" is not supported`);
 		}
-		return await run.call(this);
+		const output = await run.call(this);
+		// As an AI agent's tool the output is what the model reads: one rule for every operation (shared/toolOutput.ts).
+		return isToolRun(this.getNode()) ? outputForModel(output, resource, operation) : output;
 	}
 }

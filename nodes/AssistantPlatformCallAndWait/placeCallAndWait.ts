@@ -7,6 +7,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { isToolRun } from '../shared/agentTool';
 import { outboundBaseUrl } from '../shared/transport';
 import { invalid } from '../shared/validation';
 import {
@@ -23,6 +24,8 @@ import {
 	readPlacement,
 	refuseAutomaticRetry,
 } from '../shared/placement';
+import type { Placement } from '../shared/placement';
+import { markNoCallPlaced } from '../shared/placementMessages';
 import { CALL_RESULT_FIELDS, callResultFields, parseCallResult } from '../shared/callResult';
 import { isObject } from '../shared/object';
 import { outboundApi, readRequestSettings } from '../shared/outbound';
@@ -31,6 +34,7 @@ import { refuse } from '../shared/webhookReply';
 import { campaignFields, heldItem, notYet, readCampaignItem, readCampaignRun } from '../shared/campaign';
 import type { CampaignItem } from '../shared/campaign';
 import { decideNextCall, noCall, readRetryPolicy } from '../shared/retryPolicy';
+import type { RetryPolicy } from '../shared/retryPolicy';
 
 /*
  * Assistant Platform Call and Wait, on n8n's own wait-and-resume (docs/assumptions.md):
@@ -74,7 +78,7 @@ export async function placeCallAndWait(this: IExecuteFunctions): Promise<INodeEx
 			},
 		);
 	}
-	if (node.type.endsWith('Tool')) {
+	if (isToolRun(node)) {
 		throw new NodeOperationError(node, 'Assistant Platform Call and Wait cannot run as an AI tool', {
 			description:
 				'An AI agent cannot pause its run until a call ends. Give the agent Assistant Platform → Outbound Call → Place Call instead. Nothing was sent.',
@@ -87,12 +91,20 @@ export async function placeCallAndWait(this: IExecuteFunctions): Promise<INodeEx
 		throw invalid(node, 'Max Wait (Minutes)', `must be a number above 0 and at most ${MAX_WAIT_MINUTES_LIMIT}`, 0);
 	}
 	const resumeUrl = String(this.evaluateExpression('{{ $execution.resumeUrl }}', 0) ?? '');
-	const placement = readPlacement(this, node, 0, await credentialAssistantKey(this), resumeUrl);
-	// Campaign options and the Retry Policy are checked before the call; the attempt and Result Context wait
-	// with the execution (the resume URL is n8n's, left as it is).
-	const run = readCampaignRun(this, node, 'placeCallAndWait');
-	const campaign: CampaignItem = run ? readCampaignItem(this, node, 0, run, placement, false) : { attempt: 1, context: {} };
-	const policy = readRetryPolicy(node, this.getNodeParameter('retryPolicy', 0, {}), 0);
+	const credentialKey = await credentialAssistantKey(this);
+	let placement: Placement;
+	let campaign: CampaignItem;
+	let policy: RetryPolicy;
+	try {
+		placement = readPlacement(this, node, 0, credentialKey, resumeUrl);
+		// Campaign options and the Retry Policy are checked before the call; the attempt and Result Context
+		// wait with the execution (the resume URL is n8n's, left as it is).
+		const run = readCampaignRun(this, node, 'placeCallAndWait');
+		campaign = run ? readCampaignItem(this, node, 0, run, placement, false) : { attempt: 1, context: {} };
+		policy = readRetryPolicy(node, this.getNodeParameter('retryPolicy', 0, {}), 0);
+	} catch (error) {
+		throw markNoCallPlaced(error as Error);
+	}
 	const wait = notYet(campaign, Date.now());
 	if (wait) {
 		const summary = { ...placement.summary };

@@ -2,6 +2,7 @@ import type { IDataObject, IExecuteFunctions, INode, JsonObject } from 'n8n-work
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { OUTBOUND_CREDENTIAL } from './constants';
+import { assertAllowedDestination } from './guardrails';
 import type { PlatformResponse } from './transport';
 import {
 	assertE164,
@@ -14,6 +15,7 @@ import {
 import { redactUrl } from './redact';
 import { callResultFields, INTERNAL_ID_RULE, isInternalId } from './callResult';
 import { isObject } from './object';
+import { describeUnknownOutcome, markNoCallPlaced, UNKNOWN_OUTCOME_DESCRIPTION } from './placementMessages';
 
 export type Route = 'trunk' | 'pbx';
 
@@ -76,6 +78,7 @@ export function readPlacement(
 		throw invalid(node, 'Route', 'must be "trunk" or "pbx"', i);
 	}
 	const dst = assertE164(node, 'Destination Number', ctx.getNodeParameter('dst', i, ''), i);
+	assertAllowedDestination(node, dst, ctx.getNodeParameter('allowedDestinations', i, ''), i);
 	const callerId = assertE164(node, 'Caller ID', ctx.getNodeParameter('callerId', i, ''), i);
 	const options = (ctx.getNodeParameter('options', i, {}) ?? {}) as IDataObject;
 
@@ -211,14 +214,20 @@ export function outcomeOf(error: unknown): Outcome {
 	return Number.isInteger(status) && status >= 400 && status < 500 ? 'rejected' : 'unknown';
 }
 
-export const UNKNOWN_OUTCOME_ADVICE =
-	'Outcome unknown: the call may or may not have been placed. Do not retry blindly: check the call status (Call Status → Get) or the platform before re-running.';
+export const UNKNOWN_OUTCOME_ADVICE = UNKNOWN_OUTCOME_DESCRIPTION;
 
-/** Marks an error of a call whose outcome is unknown, in its message and description. */
-export function describeOutcome(error: Error & { description?: string | null }, outcome: Outcome): void {
-	if (outcome !== 'unknown' || error.message.startsWith('Outcome unknown')) return;
-	error.message = `Outcome unknown: ${error.message}`;
-	error.description = `${UNKNOWN_OUTCOME_ADVICE}${error.description ? ` ${error.description}` : ''}`;
+/**
+ * Says in the error's message what happened to the call (placementMessages.ts): "No call was placed." after a
+ * rejection; for an unknown outcome that the call may have been placed, must not be placed again, and how to
+ * find out (`call`: its destination, and its internal_id when one is known).
+ */
+export function describeOutcome(
+	error: Error & { description?: string | null },
+	outcome: Outcome,
+	call: { dst?: unknown; internalId?: unknown } = {},
+): void {
+	if (outcome === 'rejected') markNoCallPlaced(error);
+	else describeUnknownOutcome(error, call);
 }
 
 /** The per-item error output (Continue On Fail): the reason, whether the call may have been placed, and the request summary. */
@@ -249,7 +258,7 @@ export function refuseAutomaticRetry(node: INode, continueOnFail: boolean): IDat
 	if (node.retryOnFail === true) {
 		const error = new NodeOperationError(
 			node,
-			'Invalid "Retry On Fail": must be off when placing calls',
+			'Invalid "Retry On Fail": must be off when placing calls. No call was placed.',
 			{
 				description:
 					'Retry On Fail (node Settings) would run the node again after a failure and call every number a second time. Placing a call is never retried automatically: turn Retry On Fail off, and set On Error to "Continue" to get one result per call.',

@@ -2,6 +2,7 @@ import type { IDisplayOptions, INodeProperties } from 'n8n-workflow';
 
 import { additionalFieldsJson } from './descriptions';
 import { campaignPlacementProperties } from './campaign';
+import { allowedDestinationsProperty } from './guardrails';
 
 type Show = NonNullable<IDisplayOptions['show']>;
 
@@ -66,6 +67,7 @@ export function placementProperties(show: Show, mode: PlacementMode): INodePrope
 				'The number to call, in international (E.164) form: a leading + and the country code. Short national numbering plans are accepted.',
 			...when(),
 		},
+		allowedDestinationsProperty(when()),
 		{
 			displayName: 'Caller ID',
 			name: 'callerId',

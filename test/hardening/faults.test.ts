@@ -424,7 +424,7 @@ describe.each(ROUTES)('Place Call on the $route route', ({ route, path, extra })
 			if (expected.httpCode) expect(item.json.httpCode).toBe(expected.httpCode);
 			else expect(item.json.httpCode).toBeUndefined();
 			if (expected.code) expect(item.json.code).toBe(expected.code);
-			if (expected.outcome === 'unknown') expect(String(item.json.description)).toContain('Do not retry blindly');
+			if (expected.outcome === 'unknown') expect(String(item.json.description)).toContain('find out whether it was');
 		});
 	});
 

@@ -1,23 +1,19 @@
 /**
- * Engine-level test harness: runs workflows through n8n-core's real WorkflowExecute, with our node
- * and credential types loaded from source, credentials applied through their own `authenticate`
- * definitions (as n8n does), and real HTTP to the platform sandbox. No request mocking.
+ * Engine-level test harness: runs workflows through n8n-core's real WorkflowExecute (engine/workflow.ts,
+ * shared with the benchmarks), with our node and credential types loaded from source, credentials applied
+ * through their own `authenticate` definitions (as n8n does), and real HTTP to the platform sandbox. No
+ * request mocking.
  */
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { engineAdditionalData, InputNode, INPUT_TYPE, outputOf, runChain } from '../../engine/workflow';
+import { MemoryCredentialsHelper } from '../../engine/credentials';
+export { attachHooks, inputNode } from '../../engine/workflow';
 
-process.env.N8N_USER_FOLDER ??= mkdtempSync(join(tmpdir(), 'n8n-ap-test-'));
-
-import { ExecutionLifecycleHooks, WorkflowExecute } from 'n8n-core';
 import type {
 	ICredentialDataDecryptedObject,
 	ICredentialType,
 	IDataObject,
-	IExecuteFunctions,
 	INode,
 	INodeExecutionData,
-	INodeProperties,
 	INodeType,
 	INodeTypes,
 	IRun,
@@ -25,10 +21,9 @@ import type {
 	IWorkflowExecuteAdditionalData,
 	WorkflowExecuteMode,
 } from 'n8n-workflow';
-import { LoggerProxy, NodeHelpers, Workflow } from 'n8n-workflow';
+import { LoggerProxy, NodeHelpers } from 'n8n-workflow';
 import { Container } from '@n8n/di';
 
-import { MemoryCredentialsHelper } from './credentials';
 import { recordLog, recordProduced } from './secretsGuard';
 import { AssistantPlatformOutboundApi } from '../../credentials/AssistantPlatformOutboundApi.credentials';
 import { AssistantPlatformPortalApi } from '../../credentials/AssistantPlatformPortalApi.credentials';
@@ -66,28 +61,7 @@ Container.set(Logger, capturedLogger);
 LoggerProxy.init(capturedLogger as unknown as Parameters<typeof LoggerProxy.init>[0]);
 
 export const NODE_TYPE = 'n8n-nodes-assistant-platform.assistantPlatform';
-export const INPUT_TYPE = 'test.input';
-
-/** A start node that emits the items given in its `items` parameter (JSON), with optional binary data. */
-class InputNode implements INodeType {
-	description = {
-		displayName: 'Test Input',
-		name: INPUT_TYPE,
-		group: ['input'],
-		version: 1,
-		description: 'Emits test items',
-		defaults: { name: 'Input' },
-		inputs: [],
-		outputs: ['main'],
-		properties: [{ displayName: 'Items', name: 'items', type: 'json', default: '[]' } as INodeProperties],
-	} as unknown as INodeType['description'];
-
-	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		const raw = this.getNodeParameter('items', 0) as string;
-		const items = JSON.parse(raw) as INodeExecutionData[];
-		return [items];
-	}
-}
+export { INPUT_TYPE };
 
 export const credentialTypes: Record<string, ICredentialType> = {
 	assistantPlatformPortalApi: new AssistantPlatformPortalApi(),
@@ -119,7 +93,7 @@ export const nodeTypes: INodeTypes = {
 	},
 } as INodeTypes;
 
-/** The in-memory credentials with our credential types (test/harness/credentials.ts, shared with bench/). */
+/** The in-memory credentials (engine/credentials.ts) with our credential types. */
 export class TestCredentialsHelper extends MemoryCredentialsHelper {
 	constructor(store: Record<string, ICredentialDataDecryptedObject>) {
 		super(store, credentialTypes);
@@ -156,96 +130,45 @@ export function makeAdditionalData(
 	credentials: Record<string, ICredentialDataDecryptedObject>,
 	options: { executionId?: string; webhookBaseUrl?: string } = {},
 ): IWorkflowExecuteAdditionalData {
-	const base = options.webhookBaseUrl ?? 'http://127.0.0.1:5678';
-	return {
-		credentialsHelper: new TestCredentialsHelper(credentials),
-		executeWorkflow: async () => {
-			throw new Error('executeWorkflow is not available in tests');
-		},
-		getRunExecutionData: async () => undefined,
-		executionId: options.executionId ?? 'test-execution',
-		restApiUrl: `${base}/rest`,
-		instanceBaseUrl: base,
-		formBaseUrl: `${base}/form`,
-		formWaitingBaseUrl: `${base}/form-waiting`,
-		formTestBaseUrl: `${base}/form-test`,
-		webhookBaseUrl: `${base}/webhook`,
-		webhookWaitingBaseUrl: `${base}/webhook-waiting`,
-		webhookTestBaseUrl: `${base}/webhook-test`,
-		mcpBaseUrl: `${base}/mcp`,
-		mcpTestBaseUrl: `${base}/mcp-test`,
-		variables: {},
-		currentNodeExecutionIndex: 0,
-		logAiEvent: () => {},
-		getRuntimeCredential: async () => undefined,
-	} as unknown as IWorkflowExecuteAdditionalData;
+	const { executionId = 'test-execution', webhookBaseUrl } = options;
+	return engineAdditionalData(new TestCredentialsHelper(credentials), { executionId, webhookBaseUrl });
+}
+
+/** A node's references to the test credentials (one per credential type given). */
+export function credentialsOfNode(credentials: Record<string, ICredentialDataDecryptedObject>): INode['credentials'] {
+	const references: INode['credentials'] = {};
+	for (const type of Object.keys(credentials)) {
+		references[type] = { id: `${type}-id`, name: `${type} (test)` };
+	}
+	return references;
 }
 
 /** Runs Input -> Assistant Platform through WorkflowExecute and returns the node's output and error. */
 export async function runNode(options: RunOptions): Promise<RunResult> {
 	const nodeType = options.nodeType ?? NODE_TYPE;
 	const items = options.items ?? [{ json: {} }];
-	const credentialsOfNode: INode['credentials'] = {};
-	for (const type of Object.keys(options.credentials)) {
-		credentialsOfNode[type] = { id: `${type}-id`, name: `${type} (test)` };
-	}
-	const inputNode: INode = {
-		id: 'input',
-		name: 'Input',
-		type: INPUT_TYPE,
-		typeVersion: 1,
-		position: [0, 0],
-		parameters: { items: JSON.stringify(items) },
-	};
-	const node: INode = {
+	const mode = options.mode ?? 'manual';
+	const additionalData = makeAdditionalData(options.credentials, options);
+	const credentialReads = (additionalData.credentialsHelper as TestCredentialsHelper).reads;
+	const node = {
 		id: 'under-test',
 		name: 'Assistant Platform',
 		type: nodeType,
-		typeVersion: 1,
-		position: [200, 0],
 		parameters: options.parameters as INode['parameters'],
-		credentials: credentialsOfNode,
+		credentials: credentialsOfNode(options.credentials),
 		continueOnFail: options.continueOnFail,
 		...(options.nodeSettings ?? {}),
 	};
-	const workflow = new Workflow({
-		id: 'test-workflow',
-		name: 'Test',
-		nodes: [inputNode, node],
-		connections: {
-			Input: { main: [[{ node: node.name, type: 'main', index: 0 }]] },
-		},
-		active: false,
-		nodeTypes,
-		settings: { executionOrder: 'v1' },
-	});
-	const mode = options.mode ?? 'manual';
-	const additionalData = makeAdditionalData(options.credentials, options);
-	additionalData.hooks = new ExecutionLifecycleHooks(mode, additionalData.executionId!, {
-		id: 'test-workflow',
-		name: 'Test',
-		nodes: workflow.nodes ? Object.values(workflow.nodes) : [],
-		connections: {},
-		active: false,
-		isArchived: false,
-		createdAt: new Date(),
-		updatedAt: new Date(),
-		activeVersionId: null,
-	} as never);
-	const credentialReads = (additionalData.credentialsHelper as TestCredentialsHelper).reads;
-	const execute = new WorkflowExecute(additionalData, mode);
 	let run: IRun;
 	try {
-		run = await execute.run({ workflow, startNode: inputNode });
+		({ run } = await runChain({ nodeTypes, additionalData, items, chain: [node], mode, name: 'Test' }));
 	} catch (thrown) {
 		// n8n's own pre-flight checks (e.g. a required parameter left empty) throw before any node runs.
 		const error = thrown as RunResult['error'];
 		recordProduced(error);
 		return { items: [], error, run: { data: { resultData: { runData: {} } } } as unknown as IRun, credentialReads };
 	}
-	const taskData = run.data.resultData.runData[node.name]?.[0];
-	const output = (taskData?.data?.main?.[0] ?? []) as INodeExecutionData[];
-	const error = (taskData?.error ?? run.data.resultData.error) as RunResult['error'];
+	const { items: output, error } = outputOf(run, node as INode) as { items: INodeExecutionData[]; error: RunResult['error'] };
 	recordProduced(output);
 	if (error) recordProduced(error);
 	return { items: output, error, run, waitTill: run.waitTill ?? undefined, credentialReads };

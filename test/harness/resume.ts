@@ -17,7 +17,7 @@ import { createServer } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-import { ExecutionLifecycleHooks, WebhookContext, WorkflowExecute } from 'n8n-core';
+import { WebhookContext, WorkflowExecute } from 'n8n-core';
 import type {
 	ICredentialDataDecryptedObject,
 	IDataObject,
@@ -35,7 +35,7 @@ import type {
 } from 'n8n-workflow';
 import { Workflow } from 'n8n-workflow';
 
-import { INPUT_TYPE, makeAdditionalData, nodeTypes, registerNodeType } from './engine';
+import { attachHooks, INPUT_TYPE, makeAdditionalData, nodeTypes, registerNodeType } from './engine';
 import { recordProduced } from './secretsGuard';
 
 export const AFTER_TYPE = 'test.after';
@@ -118,17 +118,7 @@ function withHooks(
 	mode: WorkflowExecuteMode,
 	workflow: Workflow,
 ): IWorkflowExecuteAdditionalData {
-	additionalData.hooks = new ExecutionLifecycleHooks(mode, additionalData.executionId!, {
-		id: workflow.id,
-		name: workflow.name,
-		nodes: Object.values(workflow.nodes),
-		connections: {},
-		active: false,
-		isArchived: false,
-		createdAt: new Date(),
-		updatedAt: new Date(),
-		activeVersionId: null,
-	} as never);
+	attachHooks(additionalData, mode, workflow);
 	return additionalData;
 }
 

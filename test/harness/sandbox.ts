@@ -63,8 +63,8 @@ export function useSandbox(options: SandboxOptions = {}, { reset = true } = {}):
 }
 
 /**
- * A calling assistant with `number` (a fresh one, after a reset), whose key the fixture's Outbound credential
- * carries; the journal cleared. Returns the assistant (with its key).
+ * A calling assistant with `number` whose key is the Outbound credential's, the caller of Place Call, and an
+ * empty journal (call it after a reset). Returns the assistant (with its key).
  */
 export function callerAssistant(fx: SandboxFixture, number: string): AssistantRecord {
 	const assistant = fx.sandbox.createAssistant({ name: 'Caller', number });
@@ -72,6 +72,13 @@ export function callerAssistant(fx: SandboxFixture, number: string): AssistantRe
 	fx.outbound.assistantApiKey = assistant.assistantApiKey;
 	fx.sandbox.clearJournal();
 	return assistant;
+}
+
+/** Before each test (after useSandbox's reset): callerAssistant(fx, number). */
+export function useCallerAssistant(fx: SandboxFixture, number: string): void {
+	beforeEach(() => {
+		callerAssistant(fx, number);
+	});
 }
 
 /** Asserts that no key the sandbox knows (nor any extra one given) appears in `value`. */

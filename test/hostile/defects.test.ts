@@ -195,7 +195,9 @@ describe('5. Timeout is a deadline for the whole answer', () => {
 	test('Place Call whose accept trickles: outcome unknown, one POST', async () => {
 		fx.hostile.rule({ method: 'POST', path: '/webhook/outbound_call', behave: { kind: 'trickle', intervalMs: 200 } });
 		const { error } = await run(placeCall({ requestOptions: { timeout: 1_500 } }));
-		expect(error?.message).toBe('Outcome unknown: The platform did not answer within 1500 ms (timeout)');
+		expect(error?.message).toBe(
+			'Outcome unknown: The platform did not answer within 1500 ms (timeout). The call to +14155550123 may have been placed: do not place it again. No internal_id came back, so Call Status cannot check it: the call log on the platform tells whether it was placed.',
+		);
 		expect(posts()).toHaveLength(1);
 	});
 });

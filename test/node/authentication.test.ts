@@ -15,8 +15,7 @@ import { AssistantPlatformOutboundApi } from '../../credentials/AssistantPlatfor
 import { AssistantPlatformPortalApi } from '../../credentials/AssistantPlatformPortalApi.credentials';
 import { testCredential } from '../harness/credentialTest';
 import { credentialTypes, NODE_TYPE, nodeTypes, runNode } from '../harness/engine';
-import { useSandbox } from '../harness/sandbox';
-import { registerSecret } from '../harness/secretsGuard';
+import { useCallerAssistant, useSandbox } from '../harness/sandbox';
 
 /*
  * How both credentials authenticate (docs/performance.md, fix B): an `authenticate` function that n8n's
@@ -127,13 +126,7 @@ describe('credentials: authenticate is a function that sets exactly the former h
 
 const fx = useSandbox();
 
-beforeEach(() => {
-	// After useSandbox's reset: a caller assistant whose key is the Outbound credential's.
-	const assistant = fx.sandbox.createAssistant({ name: 'Caller', number: CALLER });
-	registerSecret(assistant.assistantApiKey);
-	fx.outbound.assistantApiKey = assistant.assistantApiKey;
-	fx.sandbox.clearJournal();
-});
+useCallerAssistant(fx, CALLER);
 
 interface Captured {
 	method: string;

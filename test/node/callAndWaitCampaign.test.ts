@@ -115,6 +115,6 @@ test.each([
 
 test('a Retry Policy that cannot be followed is refused before the call', async () => {
 	const execution = await placeAndWait({ retryPolicy: { maxAttempts: 0 } });
-	expect(execution.error?.message).toBe('Invalid "Retry Policy > Max Attempts": must be a whole number from 1 to 20 (got 0)');
+	expect(execution.error?.message).toBe('Invalid "Retry Policy > Max Attempts": must be a whole number from 1 to 20 (got 0). No call was placed.');
 	expect(fx.sandbox.journal).toHaveLength(0);
 });

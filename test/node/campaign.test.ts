@@ -201,7 +201,9 @@ describe('Place Call with Campaign options (manual clock)', () => {
 
 		test('a Call Result URL that has context parameters already', async () => {
 			const { error } = await place(fx, { dst: '+14155550123', options: { callResultUrl: `${RESULT_URL}?ctx_attempt=9` }, campaign: { attempt: 1 } });
-			expect(error?.message).toBe('Invalid "Call Result URL": must not have a query parameter starting with "ctx_" (ctx_attempt): Campaign > Attempt and Result Context add them');
+			expect(error?.message).toBe(
+				'Invalid "Call Result URL": must not have a query parameter starting with "ctx_" (ctx_attempt): Campaign > Attempt and Result Context add them. No call was placed.',
+			);
 			expect(fx.sandbox.journal).toHaveLength(0);
 		});
 

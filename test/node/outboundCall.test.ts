@@ -472,7 +472,7 @@ describe('Outbound Call → Place Call: campaigns, exactly once', () => {
 			expect(item.json.outcome).toBe('unknown');
 			expect(item.json.placed).toBe('unknown');
 			expect(String(item.json.error)).toMatch(/^Outcome unknown: /);
-			expect(String(item.json.description)).toMatch(/Do not retry blindly/);
+			expect(String(item.json.description)).toMatch(/find out whether it was/);
 		}
 		expect(failed.filter((i) => String(i.json.error).includes('timeout'))).toHaveLength(3);
 		expect(failed.filter((i) => /connection to the platform was reset/.test(String(i.json.error)))).toHaveLength(5);
@@ -515,7 +515,7 @@ describe('Outbound Call → Place Call: campaigns, exactly once', () => {
 		expect(error?.description).toContain('Stopped at item 3.');
 		expect(error?.description).toContain('3 call(s) were already placed in this run');
 		for (const call of placed) expect(error?.description).toContain(call.internalId);
-		expect(error?.description).toMatch(/Do not retry blindly/);
+		expect(error?.description).toMatch(/find out whether it was/);
 		expect(posts()).toHaveLength(4);
 		expect(countByDst().get('+14150000003')).toBe(1);
 	});

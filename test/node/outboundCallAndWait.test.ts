@@ -355,7 +355,7 @@ describe('Assistant Platform Call and Wait: nothing is sent, or nothing waits', 
 		fx.sandbox.injectFault({ method: 'POST', path: '/webhook/outbound_call', kind: 'status', status: 500, times: 1 });
 		const execution = await placeAndWait({});
 		expect(execution.error?.message).toMatch(/^Outcome unknown: /);
-		expect(execution.error?.description).toMatch(/Do not retry blindly/);
+		expect(execution.error?.description).toMatch(/find out whether it was/);
 		expect(execution.waitTill).toBeUndefined();
 		expect(fx.sandbox.journal.filter((e) => e.method === 'POST')).toHaveLength(1);
 	});

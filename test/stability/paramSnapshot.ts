@@ -7,7 +7,10 @@
  * the package serves, the snapshot records each parameter path (`options.pageSize`,
  * `toolsToAdd.tools.toolName`), its type, its default, the values of its options, the modes of a resource
  * locator, whether a collection holds multiple values, and where it is shown (`displayOptions` show/hide,
- * one level per path segment). Credentials are recorded the same way (they have no version).
+ * one level per path segment). Credentials are recorded the same way (they have no version). A node usable as an
+ * AI agent's tool is recorded a second time as the tool variant n8n derives from it (`<name>Tool`, whose saved
+ * workflows store its parameters the same way): `@tool` display conditions are evaluated per type, as `@version`
+ * is per version.
  *
  * `compareSnapshots(committed, current)` lists every way the current package breaks the committed snapshot:
  * a parameter renamed or removed, shown in fewer places, a changed type or default, an option value or
@@ -47,7 +50,14 @@ export interface ParameterSnapshot {
 }
 
 export interface DescribedNode {
-	description: { name: string; version?: number | number[]; defaultVersion?: number; properties?: unknown[] };
+	description: {
+		name: string;
+		version?: number | number[];
+		defaultVersion?: number;
+		properties?: unknown[];
+		description?: string;
+		usableAsTool?: unknown;
+	};
 	nodeVersions?: Record<string, { description: { version?: number | number[]; properties?: unknown[] } }>;
 }
 
@@ -109,14 +119,24 @@ function asArray(value: unknown): unknown[] {
 	return Array.isArray(value) ? value : [value];
 }
 
-/** Whether a parameter exists in a version (its `@version` display options), n8n's rule. */
-function inVersion(prop: Prop, version: number): boolean {
-	const show = prop.displayOptions?.show?.['@version'];
-	const hide = prop.displayOptions?.hide?.['@version'];
-	if (show !== undefined && !asArray(show).some((v) => versionMatches(v, version))) return false;
-	if (hide !== undefined && asArray(hide).some((v) => versionMatches(v, version))) return false;
+/**
+ * Whether a parameter exists in a version (its `@version` display options) and in the node type or its tool
+ * variant (`@tool`: true only on the tool variant), n8n's rules.
+ */
+function inType(prop: Prop, version: number | null, tool: boolean): boolean {
+	const show = prop.displayOptions?.show ?? {};
+	const hide = prop.displayOptions?.hide ?? {};
+	if (version !== null) {
+		if (show['@version'] !== undefined && !asArray(show['@version']).some((v) => versionMatches(v, version))) return false;
+		if (hide['@version'] !== undefined && asArray(hide['@version']).some((v) => versionMatches(v, version))) return false;
+	}
+	if (show['@tool'] !== undefined && !asArray(show['@tool']).includes(tool)) return false;
+	if (hide['@tool'] !== undefined && asArray(hide['@tool']).includes(tool)) return false;
 	return true;
 }
+
+/** Display conditions on the node type rather than on parameter values: evaluated, not recorded. */
+const TYPE_CONDITIONS = ['@version', '@tool'];
 
 function conditionOf(displayOptions: Prop | undefined): DisplayCondition | null {
 	if (!displayOptions) return null;
@@ -125,7 +145,7 @@ function conditionOf(displayOptions: Prop | undefined): DisplayCondition | null 
 		const raw = displayOptions[kind] as Prop | undefined;
 		if (!raw) continue;
 		const keys = Object.keys(raw)
-			.filter((k) => k !== '@version')
+			.filter((k) => !TYPE_CONDITIONS.includes(k))
 			.sort();
 		if (keys.length === 0) continue;
 		out[kind] = Object.fromEntries(keys.map((k) => [k, asArray(raw[k])]));
@@ -133,9 +153,32 @@ function conditionOf(displayOptions: Prop | undefined): DisplayCondition | null 
 	return out.show || out.hide ? out : null;
 }
 
+/**
+ * What a default pins. Text written for an AI agent's model (a tool's description, the description inside a
+ * `$fromAI()` default) is improved from release to release and no saved workflow depends on its words: the
+ * snapshot records that it is there, and of a `$fromAI()` default the key and type (the tool's input name, which
+ * a caller of the tool does depend on).
+ */
+function pinnedDefault(prop: Prop): unknown {
+	if (prop.name === 'toolDescription' && typeof prop.default === 'string') return '(text for the model)';
+	const pin = (value: unknown): unknown => {
+		if (typeof value === 'string' && value.includes('$fromAI(')) {
+			const key = /\$fromAI\(\s*['"`]([^'"`]*)['"`]/.exec(value)?.[1];
+			const type = /,\s*['"`](string|number|boolean|json)['"`]\s*\)\s*\}\}\s*$/.exec(value)?.[1] ?? 'string';
+			return `={{ $fromAI('${key}', …, '${type}') }}`;
+		}
+		if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
+			return Object.fromEntries(Object.entries(value as Prop).map(([k, v]) => [k, pin(v)]));
+		}
+		return value;
+	};
+	return pin(prop.default);
+}
+
 function flatten(
 	props: unknown[],
 	version: number | null,
+	tool: boolean,
 	prefix: string,
 	when: Array<DisplayCondition | null>,
 	out: ParameterEntry[],
@@ -143,11 +186,11 @@ function flatten(
 	for (const raw of props) {
 		const prop = raw as Prop;
 		if (DISPLAY_ONLY.has(prop.type)) continue;
-		if (version !== null && !inVersion(prop, version)) continue;
+		if (!inType(prop, version, tool)) continue;
 		const path = prefix ? `${prefix}.${prop.name}` : String(prop.name);
 		const chain = [...when, conditionOf(prop.displayOptions)];
 		const entry: ParameterEntry = { path, type: String(prop.type) };
-		if (prop.default !== undefined) entry.default = prop.default;
+		if (prop.default !== undefined) entry.default = pinnedDefault(prop);
 		if ((prop.type === 'options' || prop.type === 'multiOptions') && Array.isArray(prop.options)) {
 			entry.options = (prop.options as Prop[]).map((option) => option.value);
 		}
@@ -160,7 +203,7 @@ function flatten(
 		if (chain.some((c) => c !== null)) entry.when = chain;
 		out.push(entry);
 		if (prop.type === 'collection' && Array.isArray(prop.options)) {
-			flatten(prop.options, version, path, chain, out);
+			flatten(prop.options, version, tool, path, chain, out);
 		}
 		if (prop.type === 'fixedCollection' && Array.isArray(prop.options)) {
 			for (const group of prop.options as Prop[]) {
@@ -169,7 +212,7 @@ function flatten(
 				const groupEntry: ParameterEntry = { path: groupPath, type: 'fixedCollection.group' };
 				if (groupChain.some((c) => c !== null)) groupEntry.when = groupChain;
 				out.push(groupEntry);
-				flatten(Array.isArray(group.values) ? group.values : [], version, groupPath, groupChain, out);
+				flatten(Array.isArray(group.values) ? group.values : [], version, tool, groupPath, groupChain, out);
 			}
 		}
 	}
@@ -180,22 +223,42 @@ function sortEntries(entries: ParameterEntry[]): ParameterEntry[] {
 	return [...entries].sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
 }
 
-/** The parameters of one property list, flattened (for one version, or for credentials with null). */
-export function entriesOf(properties: unknown[], version: number | null): ParameterEntry[] {
+/**
+ * The parameters of one property list, flattened (for one version, or for credentials with null; of the tool
+ * variant with `tool`).
+ */
+export function entriesOf(properties: unknown[], version: number | null, tool = false): ParameterEntry[] {
 	const out: ParameterEntry[] = [];
-	flatten(properties, version, '', [], out);
+	flatten(properties, version, tool, '', [], out);
 	return sortEntries(out);
 }
 
-/** version (as n8n writes it in a workflow, e.g. "1", "1.1") -> properties, for a plain or versioned node. */
-export function servedVersions(node: DescribedNode): Record<string, ParameterEntry[]> {
+/**
+ * The properties of the tool variant n8n 2.41 derives from a node usable as a tool (its convertNodeToAiTool):
+ * unless the node has a `toolDescription` of its own, n8n adds its "Tool Description" choice and text.
+ */
+function toolProperties(description: { properties?: unknown[]; description?: string }): unknown[] {
+	const properties = description.properties ?? [];
+	if ((properties as Prop[]).some((p) => p.name === 'toolDescription')) return properties;
+	return [
+		{ displayName: 'Tool Description', name: 'descriptionType', type: 'options', options: [{ value: 'auto' }, { value: 'manual' }], default: 'auto' },
+		{ displayName: 'Description', name: 'toolDescription', type: 'string', default: description.description, displayOptions: { show: { descriptionType: ['manual'] } } },
+		...properties,
+	];
+}
+
+/**
+ * version (as n8n writes it in a workflow, e.g. "1", "1.1") -> properties, for a plain or versioned node, or
+ * (with `tool`) for its tool variant.
+ */
+export function servedVersions(node: DescribedNode, tool = false): Record<string, ParameterEntry[]> {
 	const out: Record<string, ParameterEntry[]> = {};
 	const sources = node.nodeVersions
 		? Object.entries(node.nodeVersions).map(([v, n]) => ({ versions: [Number(v)], description: n.description }))
 		: [{ versions: asArray(node.description.version ?? 1).map(Number), description: node.description }];
 	for (const { versions, description } of sources) {
 		for (const version of versions) {
-			out[String(version)] = entriesOf(description.properties ?? [], version);
+			out[String(version)] = entriesOf(tool ? toolProperties(description) : (description.properties ?? []), version, tool);
 		}
 	}
 	return out;
@@ -208,6 +271,7 @@ export function buildSnapshot(
 	const nodes: ParameterSnapshot['nodes'] = {};
 	for (const node of [...types.nodes].sort((a, b) => a.description.name.localeCompare(b.description.name))) {
 		nodes[node.description.name] = servedVersions(node);
+		if (node.description.usableAsTool) nodes[`${node.description.name}Tool`] = servedVersions(node, true);
 	}
 	const credentials: ParameterSnapshot['credentials'] = {};
 	for (const credential of [...types.credentials].sort((a, b) => a.name.localeCompare(b.name))) {

@@ -97,7 +97,9 @@ const child = (collection: Prop, name: string): Prop => {
 describe('committed parameter snapshot (test/fixtures/parameters.json)', () => {
 	it('holds every node of the package with its parameters (not an empty file that would let everything pass)', () => {
 		const listed = (pkg.n8n.nodes as string[]).length;
-		expect(Object.keys(committed.nodes)).toHaveLength(listed);
+		// Every listed node, and the tool variant n8n derives from the one usable as an AI agent's tool.
+		expect(Object.keys(committed.nodes)).toHaveLength(listed + 1);
+		expect(committed.nodes.assistantPlatformTool?.['1']?.map((e) => e.path)).toEqual(expect.arrayContaining(['toolDescription', 'dst']));
 		expect(Object.keys(committed.credentials)).toHaveLength((pkg.n8n.credentials as string[]).length);
 		const main = committed.nodes.assistantPlatform?.['1'] ?? [];
 		expect(main.length).toBeGreaterThan(100);

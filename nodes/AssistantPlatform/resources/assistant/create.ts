@@ -51,7 +51,7 @@ export const description: INodeProperties[] = [
 				type: 'boolean',
 				default: false,
 				description:
-					"Whether to output the assistant's confidential API key. The platform returns it only once, on create; when on, it is stored in the execution data, so copy it into an Outbound API credential and keep executions private. When off, only its last four characters are output.",
+					"Whether to output the assistant's confidential API key. The platform returns it only once, on create. In a workflow, when on, it is stored in the execution data: copy it into an Outbound API credential and keep executions private; when off, only its last four characters are output. As an AI agent's tool the key is never output, on or off: the model would read it.",
 			},
 		],
 	},

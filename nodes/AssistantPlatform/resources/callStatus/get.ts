@@ -8,6 +8,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
+import { isToolRun } from '../../../shared/agentTool';
 import { readPlatformError } from '../../../shared/errors';
 import { asNodeError } from '../../shared/items';
 import { outboundBaseUrl } from '../../../shared/transport';
@@ -134,7 +135,11 @@ async function readOne(
 ): Promise<IDataObject> {
 	if (!request.wait) {
 		const response = await readStatusOnce(ctx, settings, request.internalId, i, baseURL);
-		if (response.statusCode === 404) throw notPersistedError(node, response.body, i);
+		if (response.statusCode === 404) {
+			// As an AI agent's tool it is an answer, not a failure: the call is still in progress (the model is told so).
+			if (isToolRun(node)) return callResultFields(request.internalId);
+			throw notPersistedError(node, response.body, i);
+		}
 		return statusItem(request.internalId, response.body);
 	}
 	const result = await pollStatus(ctx, settings, request.internalId, request.wait, i, baseURL);

@@ -1,5 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { callsPerRunProperty } from '../../../shared/guardrails';
 import type { ResourceModule } from '../../shared/module';
 
 import * as placeCall from './placeCall';
@@ -23,6 +24,7 @@ const properties: INodeProperties[] = [
 		default: 'placeCall',
 	},
 	...placeCall.description,
+	callsPerRunProperty({ resource: ['outboundCall'], operation: ['placeCall'] }),
 ];
 
 export const outboundCallResource: ResourceModule = {

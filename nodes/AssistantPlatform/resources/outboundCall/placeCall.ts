@@ -16,6 +16,8 @@ import {
 	readPlacement,
 	refuseAutomaticRetry,
 } from '../../../shared/placement';
+import { markNoCallPlaced } from '../../../shared/placementMessages';
+import { agentRunCallSlots } from '../../../shared/guardrails';
 import type { PlaceResult } from '../../../shared/callsInFlight';
 
 import { PlaceCallCampaign } from './campaign';
@@ -53,7 +55,14 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 	// n8n-core's httpRequestWithAuthentication still loads it for each request it authenticates.
 	const credentialKey = await credentialAssistantKey(this);
 	const baseURL = await outboundBaseUrl(this);
-	const campaign = PlaceCallCampaign.read(this, node);
+	// As an AI agent's tool: Max Calls per Agent Run (undefined otherwise).
+	const slots = agentRunCallSlots(this);
+	let campaign: PlaceCallCampaign | undefined;
+	try {
+		campaign = PlaceCallCampaign.read(this, node);
+	} catch (error) {
+		throw markNoCallPlaced(error as Error);
+	}
 
 	const results: Array<INodeExecutionData | undefined> = new Array(items.length);
 	const placements: Array<Placement | undefined> = new Array(items.length);
@@ -63,6 +72,7 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 			campaign?.readItem(i, placement);
 			placements[i] = placement;
 		} catch (error) {
+			markNoCallPlaced(error as Error);
 			if (!continueOnFail) throw asNodeError(node, error, i);
 			results[i] = { json: failedItem(error as NodeFailure, 'invalid', undefined), pairedItem: { item: i } };
 		}
@@ -80,6 +90,13 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 	};
 	const place = async (i: number): Promise<PlaceResult> => {
 		const placement = placements[i]!;
+		const refusal = slots?.take(i);
+		if (refusal) {
+			campaign?.release(i, placement);
+			if (continueOnFail) results[i] = { json: failedItem(refusal, 'invalid', placement.summary), pairedItem: { item: i } };
+			else failures.push({ index: i, error: refusal, outcome: 'rejected' });
+			return { kind: 'done' };
+		}
 		const capped = campaign?.run.maxCallsInFlight !== undefined;
 		try {
 			const response = await outboundApi(this, settings, 'POST', placement.path, {
@@ -91,6 +108,7 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 				...(capped ? { passStatuses: [429] } : {}),
 			});
 			if (response.statusCode === 429) {
+				slots?.release();
 				campaign?.release(i, placement);
 				return { kind: 'refused', retryAfterMs: retryAfterMs(response.headers) ?? 1000 };
 			}
@@ -101,8 +119,11 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 		} catch (caught) {
 			const error = caught as NodeFailure;
 			const outcome = outcomeOf(error);
-			describeOutcome(error, outcome);
-			if (outcome === 'rejected') campaign?.release(i, placement);
+			if (outcome === 'rejected') {
+				slots?.release();
+				campaign?.release(i, placement);
+			}
+			describeOutcome(error, outcome, { dst: placement.summary.dst });
 			if (!continueOnFail) {
 				failures.push({ index: i, error, outcome });
 				return { kind: 'done' };

@@ -34,19 +34,19 @@ const operations: INodePropertyOptions[] = [
 	{
 		name: 'Configure Conversation Webhook',
 		value: 'configureConversationWebhook',
-		action: 'Configure the conversation webhook of an assistant',
+		action: 'Configure a conversation webhook',
 		description: 'Set the URL the platform calls when a conversation ends',
 	},
 	{
 		name: 'Configure Data Extraction',
 		value: 'configureDataExtraction',
-		action: 'Configure the data extraction of an assistant',
+		action: 'Configure the data extraction',
 		description: 'Set the data to extract from each conversation and the URL that receives it',
 	},
 	{
 		name: 'Configure Post-Call MCP',
 		value: 'configurePostCallMcp',
-		action: 'Configure the post-call MCP server of an assistant',
+		action: 'Configure a post-call MCP server',
 		description: 'Set the tool server (MCP) the platform runs after each call',
 	},
 	{

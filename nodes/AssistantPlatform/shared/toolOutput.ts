@@ -1,0 +1,101 @@
+import type { IDataObject, INodeExecutionData, NodeOutput } from 'n8n-workflow';
+
+import { MAX_JSON_DEPTH, redactSecrets } from '../../shared/redact';
+import { isObject } from '../../shared/object';
+import { acceptedCallMessage } from '../../shared/placementMessages';
+
+/*
+ * What the model of an AI agent reads back from a tool is the tool's output: n8n hands it the JSON of every output
+ * item (and keeps the same in the execution). One rule for every operation, applied where the node's output is
+ * built for a tool run (the node's execute): no key reaches the model, whether the platform issued it (a new
+ * assistant's key from Assistant → Create or Custom API Request POST /assistants), echoed it, or an option asked
+ * for it. The keys the credentials hold are already redacted by the transport; this rule covers the keys no
+ * credential knows.
+ */
+
+/** Field names that hold a key: assistantApiKey, apiKey_assistente, portalApiKey, secret, password, token, … */
+const KEY_FIELD = /api_?key|secret|passw(or)?d|^token$|access_?token|refresh_?token|authorization/i;
+
+/** A field that holds a key (a hint of one, such as assistantApiKeyHint, is its last characters only). */
+export function isKeyField(name: string): boolean {
+	return KEY_FIELD.test(name) && !/hint$/i.test(name);
+}
+
+/**
+ * `value` without its key fields, at any depth, and without their values anywhere else in it (a key repeated in a
+ * message or a URL is redacted as "***"). Objects without a key are returned as they are.
+ */
+export function withoutKeys<T>(value: T): T {
+	const found: string[] = [];
+	const strip = (node: unknown, depth: number): unknown => {
+		if (node === null || typeof node !== 'object' || depth >= MAX_JSON_DEPTH) return node;
+		if (Array.isArray(node)) {
+			const mapped = node.map((entry) => strip(entry, depth + 1));
+			return mapped.some((entry, i) => entry !== node[i]) ? mapped : node;
+		}
+		let copy: IDataObject | undefined;
+		for (const [key, child] of Object.entries(node as IDataObject)) {
+			if (isKeyField(key)) {
+				if (typeof child === 'string' && child !== '') found.push(child);
+				copy ??= { ...(node as IDataObject) };
+				delete copy[key];
+				continue;
+			}
+			const next = strip(child, depth + 1);
+			if (next !== child) {
+				copy ??= { ...(node as IDataObject) };
+				copy[key] = next as IDataObject[string];
+			}
+		}
+		return copy ?? node;
+	};
+	const stripped = strip(value, 0) as T;
+	return found.length > 0 ? redactSecrets(stripped, found) : stripped;
+}
+
+/** What a call's dial status means, in words a model can act on ("Busy: …"). */
+const OUTCOMES: Record<string, string> = {
+	BUSY: 'Busy: the line was busy; nobody answered.',
+	NOANSWER: 'No answer: the phone rang but nobody answered.',
+	FAILED: 'Failed: the call could not be connected.',
+	CHANUNAVAIL: 'Failed: the call could not be connected.',
+	CANCEL: 'Cancelled: the call was cancelled before it was answered.',
+	CONGESTION: 'Failed: the network was congested and the call could not be connected.',
+};
+
+/** Call Status → Get, for the model: what happened to the call, or that it is still in progress. */
+export function callStatusInWords(json: IDataObject): string {
+	const status = typeof json.dialStatus === 'string' ? json.dialStatus.toUpperCase() : null;
+	if (status === null) {
+		return 'Still in progress: the call is ringing or under way, or has just ended and its record is not written yet. Ask again in a minute; do not place the call again.';
+	}
+	if (status === 'ANSWER') {
+		return typeof json.billSec === 'number' ? `Answered: the call was answered and lasted ${json.billSec} s (billed).` : 'Answered: the call was answered.';
+	}
+	return OUTCOMES[status] ?? `Ended: the platform reports the call as ${String(json.dialStatus)}.`;
+}
+
+/** Per operation, the sentence a model reads with each item it gets back (resource.operation -> item -> words). */
+const ANSWERS: Record<string, (json: IDataObject) => string | undefined> = {
+	'outboundCall.placeCall': (json) => (json.internal_id !== undefined ? acceptedCallMessage(json.dst, json.internal_id) : undefined),
+	'callStatus.get': (json) => (json.internal_id !== undefined ? callStatusInWords(json) : undefined),
+};
+
+/** One item for the model: without keys, with the words of its operation (an error item is left as it is). */
+function itemForModel(json: IDataObject, answer: ((json: IDataObject) => string | undefined) | undefined): IDataObject {
+	const clean = withoutKeys(json);
+	const message = answer && clean.error === undefined ? answer(clean) : undefined;
+	return message === undefined ? clean : { ...clean, message };
+}
+
+/**
+ * The node's output as a tool gives it to the model: every item without keys (see withoutKeys), and for Place Call
+ * and Call Status a `message` in words (what happened, what to keep, what not to do).
+ */
+export function outputForModel(output: NodeOutput, resource: string, operation: string): NodeOutput {
+	if (!Array.isArray(output)) return output;
+	const answer = ANSWERS[`${resource}.${operation}`];
+	return output.map((items) =>
+		(items as INodeExecutionData[]).map((item) => (isObject(item.json) ? { ...item, json: itemForModel(item.json, answer) } : item)),
+	) as NodeOutput;
+}

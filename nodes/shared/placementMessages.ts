@@ -1,0 +1,80 @@
+/*
+ * What Place Call (and Call and Wait) say about a call that failed, in one voice, in the error's message itself:
+ * an AI agent reads only `error.message` of a failed tool, and a person reads it first. Two outcomes:
+ * - nothing was dialled (refused before sending, or rejected by the platform with a 4xx): "No call was placed.";
+ * - the outcome is unknown (timeout, reset, 5xx, an answer without internal_id): the call may have been placed,
+ *   do not place it again, and how to find out (Call Status with its internal_id, or the platform when none came
+ *   back). Nothing said about such a call tells anyone to try again.
+ */
+
+export const NO_CALL_PLACED = 'No call was placed.';
+
+export const UNKNOWN_PREFIX = 'Outcome unknown: ';
+
+/** The human advice of an unknown outcome (the error's description); the message says the same in short. */
+export const UNKNOWN_OUTCOME_DESCRIPTION =
+	'Placing a call is never retried automatically. Before this call is placed again, find out whether it was: Assistant Platform → Call Status → Get with its internal_id when one came back, else the call log on the platform.';
+
+type Described = Error & { description?: string | null };
+
+/** `text` ending with a full stop, so that a sentence can follow it. */
+function sentence(text: string): string {
+	const trimmed = text.trim();
+	return /[.!?]$/.test(trimmed) ? trimmed : `${trimmed}.`;
+}
+
+/** Adds "No call was placed." to the message of an error after which nothing was dialled (once). */
+export function markNoCallPlaced<T extends Error>(error: T): T {
+	if (error instanceof Error && !error.message.includes(NO_CALL_PLACED)) {
+		error.message = `${sentence(error.message)} ${NO_CALL_PLACED}`;
+	}
+	return error;
+}
+
+/** What the call is called in a message: "The call to +14155550123", or "The call". */
+function theCall(dst: unknown): string {
+	return typeof dst === 'string' && dst !== '' ? `The call to ${dst}` : 'The call';
+}
+
+/**
+ * The message of a call whose outcome is unknown: the reason, that it may have been placed and must not be placed
+ * again, and how to find out (Call Status with its internal_id when there is one).
+ */
+export function unknownOutcomeMessage(reason: string, call: { dst?: unknown; internalId?: unknown } = {}): string {
+	const id = call.internalId;
+	const check =
+		typeof id === 'string' || typeof id === 'number'
+			? `Check Call Status with internal_id "${String(id)}" to learn what happened.`
+			: 'No internal_id came back, so Call Status cannot check it: the call log on the platform tells whether it was placed.';
+	return `${UNKNOWN_PREFIX}${sentence(reason)} ${theCall(call.dst)} may have been placed: do not place it again. ${check}`;
+}
+
+/**
+ * A lower layer's hint without its advice to try again (the transport's "Raise the Timeout request option, or try
+ * again later.", a 5xx's "Try again later."): right for a read, wrong for a call whose outcome is unknown. The
+ * rest of the hint stays.
+ */
+export function withoutRetryAdvice(description: string | null | undefined): string {
+	return (description ?? '')
+		.replace(/,?\s+or try again later(?=[.!?])/gi, '')
+		.split(/(?<=[.!?])\s+/)
+		.filter((part) => part.trim() !== '' && !/\b(try again|retry)\b/i.test(part))
+		.join(' ');
+}
+
+/** Rewrites an error of a call whose outcome is unknown: its message and description in the one voice above. */
+export function describeUnknownOutcome(error: Described, call: { dst?: unknown; internalId?: unknown } = {}): void {
+	if (error.message.startsWith(UNKNOWN_PREFIX)) return;
+	error.message = unknownOutcomeMessage(error.message, call);
+	error.description = [UNKNOWN_OUTCOME_DESCRIPTION, withoutRetryAdvice(error.description)].filter((part) => part !== '').join(' ');
+}
+
+/** Why a call was refused past Max Calls per Agent Run, for the model: the cap is reached, no call was placed. */
+export function callCapReachedMessage(used: number, cap: number): string {
+	return `Not placed: this agent run already placed ${used} call${used === 1 ? '' : 's'}, the most Max Calls per Agent Run allows (${cap}). ${NO_CALL_PLACED} Do not try again in this run: tell the user the limit is reached.`;
+}
+
+/** What an AI agent's model reads with an accepted call: it is being placed, which id to keep, not to call again. */
+export function acceptedCallMessage(dst: unknown, internalId: unknown): string {
+	return `Call accepted: the platform is calling ${String(dst)} now. Keep internal_id "${String(internalId)}" to learn what happened (Call Status); do not place this call again.`;
+}
