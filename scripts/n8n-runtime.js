@@ -376,14 +376,15 @@ class N8nInstance {
 	}
 
 	/**
-	 * Every row of a data table (the editor's REST API, pages of 250, on 1.x and 2.x alike), oldest first.
+	 * Every row of a data table (the editor's REST API on 1.x and 2.x alike, pages of 50: n8n 1.x serves at most
+	 * 50 a page, 2.x 250), oldest first.
 	 */
 	async allDataTableRows(id) {
 		const rows = [];
-		for (let skip = 0; ; skip += 250) {
-			const page = await this.rest('GET', `${await this.restDataTables()}/${encodeURIComponent(id)}/rows?take=250&skip=${skip}`);
+		for (;;) {
+			const page = await this.rest('GET', `${await this.restDataTables()}/${encodeURIComponent(id)}/rows?take=50&skip=${rows.length}`);
 			rows.push(...page.data);
-			if (page.data.length < 250 || rows.length >= page.count) return rows;
+			if (page.data.length === 0 || rows.length >= page.count) return rows;
 		}
 	}
 
