@@ -340,7 +340,7 @@ export class AssistantPlatformTrigger implements INodeType {
 			const campaign = callResultCampaign(
 				this.getNode(),
 				req.originalUrl ?? req.url,
-				this.getNodeParameter('retryPolicy', {}),
+				() => this.getNodeParameter('retryPolicy', {}),
 				result.value.dialStatus,
 				Date.parse(receivedAt),
 			);

@@ -27,7 +27,7 @@ export type CampaignOfResult = { ok: true; fields: IDataObject } | { ok: false; 
 export function callResultCampaign(
 	node: INode,
 	requestUrl: unknown,
-	retryPolicy: unknown,
+	retryPolicy: () => unknown,
 	dialStatus: string,
 	receivedAt: number,
 ): CampaignOfResult {
@@ -35,7 +35,7 @@ export function callResultCampaign(
 	if (!parsed.ok) return { ok: false, reason: `the Result Context in the URL is not valid: ${parsed.reason}` };
 	let nextCall: NextCall;
 	try {
-		nextCall = decideNextCall(readRetryPolicy(node, retryPolicy), dialStatus, parsed.present ? parsed.attempt : null, receivedAt);
+		nextCall = decideNextCall(readRetryPolicy(node, retryPolicy()), dialStatus, parsed.present ? parsed.attempt : null, receivedAt);
 	} catch (error) {
 		// A policy that does not read (an expression gone wrong) must not lose the result.
 		nextCall = noCall(`not decided: ${(error as Error).message}`);

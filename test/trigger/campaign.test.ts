@@ -130,6 +130,25 @@ describe('the Retry Policy decision', () => {
 	});
 });
 
+test('a Retry Policy that does not read (an expression gone wrong) never loses the result: it says it did not decide', async () => {
+	const broken = await startTrigger({
+		parameters: { events: ['callResult'], webhookSecret: secret, retryPolicy: { maxAttempts: '={{ "three" }}', busy: 5 } },
+	});
+	await broken.publish();
+	try {
+		const res = await post(`${broken.url}/webhook/${broken.webhookId}/${secret}/call-result?ctx_attempt=1`, result('BUSY'));
+		expect(res.status).toBe(200);
+		expect(broken.starts[0].items[0].json).toMatchObject({
+			dialStatus: 'BUSY',
+			attempt: 1,
+			nextCall: { callAgain: false, reason: expect.stringContaining('not decided: Invalid "Retry Policy > Max Attempts"') },
+		});
+	} finally {
+		await broken.unpublish();
+		await broken.close();
+	}
+});
+
 describe('the Dial Status filter knows every Asterisk status and takes others as text', () => {
 	test.each([
 		['CHANUNAVAIL', true],
