@@ -132,7 +132,7 @@ describe('the Retry Policy decision', () => {
 
 test('a Retry Policy that does not read (an expression gone wrong) never loses the result: it says it did not decide', async () => {
 	const broken = await startTrigger({
-		parameters: { events: ['callResult'], webhookSecret: secret, retryPolicy: { maxAttempts: '={{ "three" }}', busy: 5 } },
+		parameters: { events: ['callResult'], webhookSecret: secret, retryPolicy: { maxAttempts: '={{ ) }}', busy: 5 } },
 	});
 	await broken.publish();
 	try {
@@ -141,7 +141,7 @@ test('a Retry Policy that does not read (an expression gone wrong) never loses t
 		expect(broken.starts[0].items[0].json).toMatchObject({
 			dialStatus: 'BUSY',
 			attempt: 1,
-			nextCall: { callAgain: false, reason: expect.stringContaining('not decided: Invalid "Retry Policy > Max Attempts"') },
+			nextCall: { callAgain: false, reason: expect.stringContaining('not decided: ') },
 		});
 	} finally {
 		await broken.unpublish();
