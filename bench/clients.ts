@@ -5,6 +5,7 @@
  * n8n clients (our node, n8n's HTTP Request node) are loaded lazily, so a raw client's process never
  * loads n8n-core and its memory figures are those of a plain script.
  */
+import type { INodeExecutionData } from 'n8n-workflow';
 import type { Dispatcher } from 'undici';
 
 export type ClientName =
@@ -53,7 +54,18 @@ export interface CreateRun {
 	batchSize: number;
 }
 
-export type RunSpec = ListRun | PlaceRun | StatusRun | CreateRun;
+export interface DialRun {
+	kind: 'dial';
+	target: Target;
+	callerId: string;
+	destinations: string[];
+	/** Campaign > Max Calls in Flight. */
+	cap: number;
+	/** Campaign > Status Check Interval (Seconds). */
+	intervalSeconds: number;
+}
+
+export type RunSpec = ListRun | PlaceRun | StatusRun | CreateRun | DialRun;
 
 export interface RunOutput {
 	/** Items produced (list: assistants; place: accepted calls; status: records read). */
@@ -272,29 +284,28 @@ async function httpList(spec: ListRun, splitOut: boolean): Promise<RunOutput> {
 	return { items, outputItems: result.items.length };
 }
 
-async function oursPlace(spec: PlaceRun, batchSize: number): Promise<RunOutput> {
+/** One Place Call node over the destinations, with these extra parameters; returns its output items. */
+async function runPlaceCall(spec: PlaceRun | DialRun, extra: Record<string, unknown>): Promise<INodeExecutionData[]> {
 	const e = await loadEngine(false);
 	const result = await e.runChain(
 		spec.destinations.map((dst) => ({ json: { dst } })),
 		[
 			{
 				type: e.OUR_TYPE,
-				parameters: {
-					resource: 'outboundCall',
-					operation: 'placeCall',
-					route: 'trunk',
-					dst: '={{ $json.dst }}',
-					callerId: spec.callerId,
-					...batching(batchSize),
-				},
+				parameters: { resource: 'outboundCall', operation: 'placeCall', route: 'trunk', dst: '={{ $json.dst }}', callerId: spec.callerId, ...extra },
 				credentials: ['assistantPlatformOutboundApi'],
 			},
 		],
 		credentialsFor(spec.target),
 	);
 	throwIfFailed(result);
-	const placed = result.items.filter((item) => typeof item.json.internal_id === 'string').length;
-	return { items: placed, outputItems: result.items.length };
+	return result.items;
+}
+
+async function oursPlace(spec: PlaceRun, batchSize: number): Promise<RunOutput> {
+	const items = await runPlaceCall(spec, batching(batchSize));
+	const placed = items.filter((item) => typeof item.json.internal_id === 'string').length;
+	return { items: placed, outputItems: items.length };
 }
 
 /**
@@ -412,6 +423,13 @@ async function httpCreate(spec: CreateRun): Promise<RunOutput> {
 	);
 }
 
+/** Place Call with Campaign > Max Calls in Flight: every call placed as a line frees up and followed to its end. */
+async function oursDial(spec: DialRun): Promise<RunOutput> {
+	const items = await runPlaceCall(spec, { campaign: { maxCallsInFlight: spec.cap, statusCheckInterval: spec.intervalSeconds } });
+	const ended = items.filter((item) => item.json.resultSource === 'status' && item.json.pending === false).length;
+	return { items: ended, outputItems: items.length };
+}
+
 /** Loads what a client needs before the first run (so that loading is not timed). */
 export async function prepare(client: ClientName): Promise<Record<string, unknown>> {
 	if (client.startsWith('raw')) {
@@ -447,6 +465,9 @@ export async function runClient(client: ClientName, spec: RunSpec): Promise<RunO
 		case 'status':
 			if (client === 'ours') return await oursStatus(spec, 1);
 			if (client === 'oursBatch') return await oursStatus(spec, spec.batchSize);
+			break;
+		case 'dial':
+			if (client === 'ours') return await oursDial(spec);
 			break;
 		case 'create':
 			if (client === 'ours') return await oursCreate(spec, 1);

@@ -25,12 +25,16 @@ export interface ClientStats {
 }
 
 export interface ScenarioResult {
-	case: 'list' | 'fanout' | 'status' | 'create';
+	case: 'list' | 'fanout' | 'status' | 'create' | 'dial';
 	n: number;
 	latencyMs: number;
 	expectedRequests?: number;
 	batchSize?: number;
 	maxPersistDelayMs?: number;
+	/** Case 7: Max Calls in Flight, the sandbox clock's speed, the Status Check Interval used (wall seconds). */
+	cap?: number;
+	speed?: number;
+	intervalSeconds?: number;
 	clients: Record<string, ClientStats>;
 }
 
@@ -78,6 +82,8 @@ export interface BenchResults {
 	status: ScenarioResult[];
 	/** Case 6 (since issue 15); absent from results written before it. */
 	create?: ScenarioResult[];
+	/** Case 7, calls in flight; absent from results written before it. */
+	dial?: ScenarioResult[];
 	package?: {
 		tarballBytes: number;
 		unpackedBytes: number;
@@ -192,6 +198,10 @@ export function renderMarkdown(r: BenchResults): string {
 		]);
 		const createdOk = Object.values(s.clients).every((c) => c.checks.created.every((v) => v === s.n) && c.checks.posts.every((v) => v === s.n));
 		targets.push([`Case 6: POSTs sent = assistants created = ${n(s.n)} on every run of every client`, createdOk ? 'yes' : 'no', createdOk]);
+	}
+	for (const s of r.dial ?? []) {
+		const ofIdeal = median(s.clients.ours?.checks.ofIdeal ?? []);
+		targets.push([`Case 7, Max Calls in Flight ${s.cap}: calls a minute ≥ 0.9 of the ideal N × 60 / T`, `${fmt(ofIdeal)} of ideal`, Number.isFinite(ofIdeal) ? ofIdeal >= 0.9 : undefined]);
 	}
 	if (r.trigger) {
 		const lost = [...r.trigger.ours.lost, ...(r.trigger.floor?.lost ?? []), ...r.trigger.webhook.lost].reduce((a, b) => a + b, 0);
@@ -364,6 +374,29 @@ export function renderMarkdown(r: BenchResults): string {
 		);
 	}
 
+	// ----------------------------------------------------------------------------------- case 7
+	if (r.dial?.length) {
+		const first = r.dial[0];
+		out.push(
+			`### Case 7: calls in flight, Place Call with Max Calls in Flight N`,
+			'',
+			`An account that allows N calls at once; calls of ${DIAL_RANGE} s (sandbox time; the clock runs ${first.speed}x faster than wall time), every call answered; ` +
+				`Status Check Interval ${fmt((first.intervalSeconds ?? NaN) * (first.speed ?? NaN), 0)} s of sandbox time (the default 5 s, scaled). ` +
+				'Ideal = N × 60 / T calls a minute (N lines always busy, T the mean call length); measured = calls / (last call end − first call start). Median of the runs.',
+			'',
+			'| N | Calls | Mean call T | Calls a minute | Ideal N × 60 / T | Of ideal | Status reads per call | Most at once | Runs (of ideal) |',
+			'|---:|---:|---:|---:|---:|---:|---:|---:|---|',
+		);
+		for (const s of r.dial) {
+			const c = s.clients.ours.checks;
+			out.push(
+				`| ${s.cap} | ${n(s.n)} | ${fmt(median(c.meanCallSec), 1)} s | ${fmt(median(c.callsPerMinute))} | ${fmt(median(c.idealPerMinute))} | ` +
+					`${fmt(median(c.ofIdeal))} | ${fmt(median(c.statusReadsPerCall), 1)} | ${same(c.maxInFlight)} | ${c.ofIdeal.map((v) => fmt(v)).join(', ')} |`,
+			);
+		}
+		out.push('');
+	}
+
 	// ----------------------------------------------------------------------------------- case 5
 	if (r.package) {
 		const p = r.package;
@@ -380,6 +413,7 @@ export function renderMarkdown(r: BenchResults): string {
 }
 
 const FANOUT = 1000;
+const DIAL_RANGE = '50 to 85';
 
 function median(values: number[]): number {
 	const sorted = [...values].sort((a, b) => a - b);

@@ -15,7 +15,8 @@
  *   BENCH_SHORT_RUNS=21     runs (after 3 warm-ups) of the short scenarios (Return All of up to 10,000: 20 to
  *                           150 ms a run), where 5 runs after one warm-up still measure the JIT and the noise
  *                           of a shared machine more than the clients
- *   BENCH_CASES=1,2,3,5,6   which cases to run (4 is `npm run bench:e2e`)
+ *   BENCH_CASES=1,2,3,5,6,7 which cases to run (4 is `npm run bench:e2e`)
+ *   BENCH_DIAL_CAPS=5,20    case 7: the Max Calls in Flight values measured
  *   BENCH_SIZES=1000,10000,100000   list sizes of case 1
  *   BENCH_LATENCIES=0,20    added sandbox latencies (ms)
  *   BENCH_CLIENTS=ours,...  only these clients (for profiling)
@@ -34,7 +35,7 @@ import { join, resolve } from 'node:path';
 
 import { request } from 'undici';
 
-import { PlatformSandbox } from '../sandbox';
+import { maxInFlight, PlatformSandbox } from '../sandbox';
 
 import type { ClientName, RunOutput, RunSpec, Target } from './clients';
 import { nodesBaseDir, RESULTS_DIR } from './paths';
@@ -47,7 +48,7 @@ const SHORT_RUNS = Math.max(RUNS, Number(process.env.BENCH_SHORT_RUNS ?? 21));
 const SHORT_WARMUPS = 3;
 /** Return All sizes up to this are short scenarios (SHORT_RUNS runs after SHORT_WARMUPS warm-ups). */
 const SHORT_LIST_MAX = 10000;
-const ALL_CASES = '1,2,3,5,6';
+const ALL_CASES = '1,2,3,5,6,7';
 const CASES = new Set((process.env.BENCH_CASES ?? ALL_CASES).split(',').map((s) => s.trim()));
 const SIZES = (process.env.BENCH_SIZES ?? '1000,10000,100000').split(',').map(Number);
 const PROFILE_DIR = process.env.BENCH_PROFILE ? resolve(process.env.BENCH_PROFILE) : undefined;
@@ -64,6 +65,14 @@ const FANOUT_BATCH = 50;
 const STATUS_CALLS = 100;
 const CREATE_ITEMS = 1000;
 const STATUS_MAX_PERSIST_DELAY_MS = 4000;
+/** Case 7: calls of 50 to 85 s (the issue's campaign), on a sandbox clock this many times faster than wall time. */
+const DIAL_SPEED = 60;
+const DIAL_CALL_SEC: [number, number] = [50, 85];
+/** Calls per line and run: each line is used this many times over. */
+const DIAL_CALLS_PER_LINE = 20;
+/** The default Status Check Interval (5 s), as wall time on the faster clock: the same share of a call. */
+const DIAL_INTERVAL_SEC = 5 / DIAL_SPEED;
+const DIAL_CAPS = (process.env.BENCH_DIAL_CAPS ?? '5,20').split(',').map(Number);
 
 const log = (...args: unknown[]): void => console.log(`[bench ${new Date().toISOString().slice(11, 19)}]`, ...args);
 
@@ -393,6 +402,67 @@ async function caseCreate(sandbox: PlatformSandbox, base: Target): Promise<Scena
 	return [{ case: 'create', n: CREATE_ITEMS, latencyMs: 0, batchSize: FANOUT_BATCH, clients: stats }];
 }
 
+// ------------------------------------------------------------------------------------------ case 7
+
+/**
+ * Calls in flight: Place Call with Max Calls in Flight N against an account that allows N calls at once,
+ * calls of 50 to 85 s (sandbox time). Ideal: N lines always busy, N x 60 / T calls a minute for a mean call
+ * length T; measured: calls over the time from the first call's start to the last call's end (sandbox time),
+ * which with perfect packing is calls x T / N.
+ */
+async function caseDial(sandbox: PlatformSandbox, base: Omit<Target, 'assistantKey'>): Promise<ScenarioResult[]> {
+	const results: ScenarioResult[] = [];
+	for (const cap of DIAL_CAPS) {
+		const calls = cap * DIAL_CALLS_PER_LINE;
+		const stats = await runScenario({
+			id: `dial-${cap}`,
+			label: `Case 7, Max Calls in Flight ${cap}, ${calls} calls of ${DIAL_CALL_SEC.join('-')} s (clock ${DIAL_SPEED}x)`,
+			clients: ['ours'],
+			runs: Math.min(RUNS, 3),
+			before: async (_client, run, warmup) => {
+				sandbox.reset();
+				const assistant = sandbox.createAssistant({ name: 'Bench Caller', number: CALLER });
+				sandbox.setDialOutcome({ dialstatus: 'ANSWER', ringMs: 0, durationSec: DIAL_CALL_SEC, persistDelayMs: 0 });
+				sandbox.setAccountLimit(cap);
+				sandbox.clearJournal();
+				sandbox.clearCallJournal();
+				return {
+					kind: 'dial',
+					target: { ...base, assistantKey: assistant.assistantApiKey },
+					callerId: CALLER,
+					// Other numbers every run: each call's length is drawn from the range per number.
+					destinations: destinations(warmup ? cap * 2 : calls, 100_000 * (run + 2)),
+					cap,
+					intervalSeconds: DIAL_INTERVAL_SEC,
+				};
+			},
+			after: async (_client, record) => {
+				const { calls: made, refusals } = sandbox.callJournal;
+				if (record.output.items !== made.length) throw new Error(`${record.output.items} calls ended in the output, ${made.length} placed`);
+				const inFlight = maxInFlight(made);
+				if (inFlight > cap || refusals.length > 0) throw new Error(`${inFlight} calls at once, ${refusals.length} refused (cap ${cap})`);
+				const start = Math.min(...made.map((c) => c.startedAt));
+				const end = Math.max(...made.map((c) => c.endedAt));
+				const meanMs = made.reduce((sum, c) => sum + (c.endedAt - c.startedAt), 0) / made.length;
+				const perMinute = (made.length * 60_000) / (end - start);
+				const ideal = (cap * 60_000) / meanMs;
+				return {
+					calls: made.length,
+					meanCallSec: round(meanMs / 1000, 1),
+					callsPerMinute: round(perMinute, 2),
+					idealPerMinute: round(ideal, 2),
+					ofIdeal: round(perMinute / ideal, 3),
+					statusReadsPerCall: round(countRequests(sandbox, 'GET', '/getDialstatus/') / made.length, 1),
+					maxInFlight: inFlight,
+				};
+			},
+		});
+		results.push({ case: 'dial', n: calls, latencyMs: 0, cap, speed: DIAL_SPEED, intervalSeconds: DIAL_INTERVAL_SEC, clients: stats });
+	}
+	sandbox.reset();
+	return results;
+}
+
 // ------------------------------------------------------------------------------------------ case 5
 
 function casePackage(): BenchResults['package'] {
@@ -508,6 +578,7 @@ async function main(): Promise<void> {
 		fanout: [],
 		status: [],
 		create: [],
+		dial: [],
 	};
 
 	if (CASES.has('1') || CASES.has('2')) {
@@ -532,6 +603,14 @@ async function main(): Promise<void> {
 		const sandbox = await PlatformSandbox.start({ port: 0, clock: 'manual', seed: { demo: false } });
 		try {
 			results.create = await caseCreate(sandbox, { url: sandbox.url, portalKey: sandbox.portalKey, outboundKey: sandbox.outboundKey, assistantKey: '' });
+		} finally {
+			await sandbox.stop();
+		}
+	}
+	if (CASES.has('7')) {
+		const sandbox = await PlatformSandbox.start({ port: 0, clock: 'real', clockSpeed: DIAL_SPEED, seed: { demo: false } });
+		try {
+			results.dial = await caseDial(sandbox, { url: sandbox.url, portalKey: sandbox.portalKey, outboundKey: sandbox.outboundKey });
 		} finally {
 			await sandbox.stop();
 		}
@@ -568,6 +647,7 @@ async function main(): Promise<void> {
 		if (!CASES.has('3')) results.status = previous.status;
 		if (!CASES.has('5')) results.package = previous.package;
 		if (!CASES.has('6')) results.create = previous.create ?? [];
+		if (!CASES.has('7')) results.dial = previous.dial ?? [];
 	}
 	mkdirSync(RESULTS_DIR, { recursive: true });
 	writeFileSync(resultsFile, JSON.stringify(results, null, '\t') + '\n');

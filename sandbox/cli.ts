@@ -13,8 +13,18 @@ function portFromEnv(): number {
 	return port;
 }
 
+function numberFromEnv(name: string): number | undefined {
+	const text = process.env[name];
+	if (text === undefined || text === '') return undefined;
+	const value = Number(text);
+	if (!Number.isFinite(value) || value <= 0) throw new Error(`${name} must be a number above 0 (got "${text}")`);
+	return value;
+}
+
 async function main(): Promise<void> {
 	const sandbox = await PlatformSandbox.start({
+		clockSpeed: numberFromEnv('SANDBOX_CLOCK_SPEED'),
+		maxConcurrentCalls: numberFromEnv('SANDBOX_MAX_CONCURRENT_CALLS'),
 		port: portFromEnv(),
 		host: process.env.SANDBOX_HOST || '127.0.0.1',
 		portalKey: process.env.SANDBOX_PORTAL_KEY || undefined,
@@ -42,6 +52,7 @@ async function main(): Promise<void> {
 	const free = [...sandbox.state.numbers].filter((n) => n.assistantId === null).map((n) => `${n.number} (${n.kind})`);
 	lines.push('', `  Free numbers     ${free.join(', ')}`);
 	lines.push(`  Authorized PBX   ${[...sandbox.state.authorizedPbx].join(', ')}`);
+	lines.push(`  Clock speed      ${sandbox.clock.speed}x wall time; calls at once: ${sandbox.accountLimit ?? 'no limit'}`);
 	lines.push('', '  Control endpoints:');
 	for (const e of CONTROL_ENDPOINTS) lines.push(`    ${e}`);
 	lines.push('', 'Press Ctrl+C to stop.');

@@ -4,6 +4,7 @@ import { invalid } from './errors';
 import type { RequestContext, Route } from './http';
 import { ok } from './http';
 import type { CreateAssistantInput, DialOutcomeRule, FaultSpec, NumberKind, SeedOptions } from './types';
+import { maxInFlight, validateRule } from './network';
 import { isObject } from './validate';
 
 /** Counts and clock, cheap even with 100,000 assistants. */
@@ -23,7 +24,9 @@ export function stateSummary(core: SandboxCore) {
 		journal: core.journal.length,
 		callbacks: core.callbacks.length,
 		pendingEvents: core.clock.pending,
-		clock: { mode: core.clock.mode, now: core.clock.now() },
+		clock: { mode: core.clock.mode, now: core.clock.now(), speed: core.clock.speed },
+		callsInFlight: core.network.callsInFlight,
+		maxConcurrentCalls: core.network.maxConcurrentCalls,
 		latencyMs: core.latencyMs,
 		faults: core.faults.list().length,
 	};
@@ -61,6 +64,14 @@ export function stateSnapshot(core: SandboxCore) {
 	};
 }
 
+function clockState(core: SandboxCore) {
+	return { mode: core.clock.mode, now: core.clock.now(), speed: core.clock.speed, pendingEvents: core.clock.pending };
+}
+
+function accountState(core: SandboxCore) {
+	return { maxConcurrentCalls: core.network.maxConcurrentCalls, callsInFlight: core.network.callsInFlight };
+}
+
 function body(ctx: RequestContext): Record<string, unknown> {
 	if (ctx.bodyKind === 'empty') return {};
 	if (ctx.bodyKind !== 'json' || !isObject(ctx.body)) throw invalid('body', 'must be a JSON object');
@@ -87,9 +98,14 @@ export const CONTROL_ENDPOINTS = [
 	'POST   /__sandbox/latency',
 	'GET    /__sandbox/clock',
 	'POST   /__sandbox/clock/advance',
+	'POST   /__sandbox/clock/speed',
 	'GET    /__sandbox/dial-outcomes',
 	'POST   /__sandbox/dial-outcomes',
 	'DELETE /__sandbox/dial-outcomes',
+	'GET    /__sandbox/account',
+	'POST   /__sandbox/account',
+	'GET    /__sandbox/call-journal',
+	'DELETE /__sandbox/call-journal',
 	'POST   /__sandbox/numbers/assign',
 	'POST   /__sandbox/pbx/authorize',
 	'POST   /__sandbox/authentications',
@@ -161,26 +177,68 @@ export const controlRoutes: Route<SandboxCore>[] = [
 			return ok({ ok: true, ms: core.latencyMs });
 		},
 	},
-	{ method: 'GET', pattern: r('/clock'), handler: (core) => ok({ mode: core.clock.mode, now: core.clock.now(), pendingEvents: core.clock.pending }) },
+	{ method: 'GET', pattern: r('/clock'), handler: (core) => ok(clockState(core)) },
 	{
 		method: 'POST',
 		pattern: r('/clock/advance'),
 		handler: async (core, ctx) => {
 			await core.clock.advance(msField(body(ctx)));
-			return ok({ ok: true, mode: core.clock.mode, now: core.clock.now(), pendingEvents: core.clock.pending });
+			return ok({ ok: true, ...clockState(core) });
+		},
+	},
+	{
+		method: 'POST',
+		pattern: r('/clock/speed'),
+		handler: (core, ctx) => {
+			try {
+				core.clock.setSpeed(body(ctx).speed as number);
+			} catch (error) {
+				throw invalid('speed', (error as Error).message);
+			}
+			return ok({ ok: true, ...clockState(core) });
 		},
 	},
 	{ method: 'GET', pattern: r('/dial-outcomes'), handler: (core) => ok(core.dialOutcomes()) },
 	{
 		method: 'POST',
 		pattern: r('/dial-outcomes'),
-		handler: (core, ctx) => ok({ ok: true, rule: core.setDialOutcome(body(ctx) as unknown as DialOutcomeRule) }),
+		handler: (core, ctx) => {
+			if (ctx.bodyKind === 'json' && Array.isArray(ctx.body)) {
+				const rules = (ctx.body as DialOutcomeRule[]).map((rule) => validateRule(rule));
+				return ok({ ok: true, rules: rules.map((rule) => core.setDialOutcome(rule)) });
+			}
+			return ok({ ok: true, rule: core.setDialOutcome(body(ctx) as unknown as DialOutcomeRule) });
+		},
 	},
 	{
 		method: 'DELETE',
 		pattern: r('/dial-outcomes'),
 		handler: (core) => {
 			core.clearDialOutcomes();
+			return ok({ ok: true });
+		},
+	},
+	{ method: 'GET', pattern: r('/account'), handler: (core) => ok(accountState(core)) },
+	{
+		method: 'POST',
+		pattern: r('/account'),
+		handler: (core, ctx) => {
+			const b = body(ctx);
+			if (!('maxConcurrentCalls' in b)) throw invalid('maxConcurrentCalls', 'is required (a whole number >= 1, or null for no limit)');
+			core.network.setLimit(b.maxConcurrentCalls as number | null);
+			return ok({ ok: true, ...accountState(core) });
+		},
+	},
+	{
+		method: 'GET',
+		pattern: r('/call-journal'),
+		handler: (core) => ok({ calls: core.network.calls, refusals: core.network.refusals, maxInFlight: maxInFlight(core.network.calls) }),
+	},
+	{
+		method: 'DELETE',
+		pattern: r('/call-journal'),
+		handler: (core) => {
+			core.network.clearJournal();
 			return ok({ ok: true });
 		},
 	},

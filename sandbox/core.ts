@@ -6,6 +6,7 @@ import { ApiError, invalid, notFound } from './errors';
 import { FaultRegistry } from './faults';
 import { IdSource, randomKey, randomSecret } from './ids';
 import { maskJournal } from './journal';
+import { TelephoneNetwork } from './network';
 import { CursorCodec } from './pagination';
 import { applySeed } from './seed';
 import { OrderedStore } from './store';
@@ -18,6 +19,7 @@ import type {
 	CreateAssistantInput,
 	DeliveredCallback,
 	DialOutcomeRule,
+	CallJournalEntry,
 	JournalEntry,
 	NumberKind,
 	NumberRecord,
@@ -30,7 +32,6 @@ import type {
 	SeedOptions,
 	UploadRecord,
 } from './types';
-import { DIAL_STATUSES } from './types';
 import { E164, isIpOrHostname, normalizePbx } from './validate';
 
 
@@ -39,6 +40,8 @@ export interface ResolvedOptions {
 	host: string;
 	maxPageSize: number;
 	clock: ClockMode;
+	clockSpeed: number;
+	maxConcurrentCalls: number | null;
 	seed: SeedOptions;
 	storageAllowanceBytes: number;
 	uploadQueueMs: number;
@@ -139,8 +142,8 @@ export class SandboxCore {
 	bulkCounter = 0;
 	private stateValue: SandboxState = emptyState();
 	private readonly seedSecret: Buffer;
-	private dialRules = new Map<string, DialOutcomeRule>();
-	private defaultDialRule: DialOutcomeRule | null = null;
+	/** Outcomes per number, the account's call limit and the call journal. */
+	readonly network: TelephoneNetwork;
 	private journalSeq = 0;
 	private callbackSeq = 0;
 	private readonly agent: Agent;
@@ -153,6 +156,8 @@ export class SandboxCore {
 			host: opts.host ?? '127.0.0.1',
 			maxPageSize: opts.maxPageSize ?? 500,
 			clock: opts.clock ?? 'real',
+			clockSpeed: opts.clockSpeed ?? 1,
+			maxConcurrentCalls: opts.maxConcurrentCalls ?? null,
 			seed,
 			storageAllowanceBytes: nonNegative(opts.storageAllowanceBytes, DEFAULT_STORAGE_ALLOWANCE, 'storageAllowanceBytes'),
 			uploadQueueMs: nonNegative(opts.uploadQueueMs, 200, 'uploadQueueMs'),
@@ -176,7 +181,9 @@ export class SandboxCore {
 		this.seedSecret = seed.deterministic ? Buffer.from('assistant-platform-sandbox/deterministic-seed/v1') : randomSecret();
 		this.seedIds = IdSource.fromSecret(this.seedSecret);
 		this.cursors = new CursorCodec(randomSecret());
-		this.clock = new SandboxClock(this.options.clock, (error) => this.errors.push(error));
+		if (opts.clockSpeed !== undefined && this.options.clock === 'manual') throw new RangeError('clockSpeed needs the real clock');
+		this.clock = new SandboxClock(this.options.clock, (error) => this.errors.push(error), Date.now(), this.options.clockSpeed);
+		this.network = new TelephoneNetwork(this.options.journalLimit);
 		const t = this.options.callbackTimeoutMs;
 		this.agent = new Agent({ connect: { timeout: t }, headersTimeout: t, bodyTimeout: t, keepAliveTimeout: 1000 });
 		this.resetState();
@@ -202,8 +209,9 @@ export class SandboxCore {
 		this.callbacks.length = 0;
 		this.faults.clear();
 		this.latencyMs = 0;
-		this.dialRules.clear();
-		this.defaultDialRule = null;
+		this.network.reset();
+		if (this.clock.mode === 'real' && this.clock.speed !== this.options.clockSpeed) this.clock.setSpeed(this.options.clockSpeed);
+		if (this.options.maxConcurrentCalls !== null) this.network.setLimit(this.options.maxConcurrentCalls);
 		applySeed(this, { ...this.options.seed, demo: this.options.seed.demo ?? true }, true);
 	}
 
@@ -470,45 +478,46 @@ export class SandboxCore {
 	// ---------------------------------------------------------------- calls
 
 	setDialOutcome(rule: DialOutcomeRule): DialOutcomeRule {
-		if (!rule || !DIAL_STATUSES.includes(rule.dialstatus)) {
-			throw invalid('dialstatus', `must be one of ${DIAL_STATUSES.join(', ')}`);
-		}
-		if (rule.dst !== undefined && (typeof rule.dst !== 'string' || !E164.test(rule.dst))) {
-			throw invalid('dst', 'must be + then 2..15 digits, the first not 0');
-		}
-		for (const key of ['ringMs', 'durationSec', 'persistDelayMs'] as const) {
-			const v = rule[key];
-			if (v !== undefined && (typeof v !== 'number' || !Number.isFinite(v) || v < 0)) throw invalid(key, 'must be a number >= 0');
-		}
-		const copy: DialOutcomeRule = { ...rule };
-		if (copy.dst === undefined) this.defaultDialRule = copy;
-		else this.dialRules.set(copy.dst, copy);
-		return copy;
+		return this.network.setRule(rule);
 	}
 
+	/** Forgets every dial-outcome rule and the attempt count of every number. */
 	clearDialOutcomes(): void {
-		this.dialRules.clear();
-		this.defaultDialRule = null;
+		this.network.clearRules();
 	}
 
 	dialOutcomes(): DialOutcomeRule[] {
-		const rules = [...this.dialRules.values()];
-		if (this.defaultDialRule) rules.push(this.defaultDialRule);
-		return rules;
+		return this.network.rules();
+	}
+
+	/**
+	 * Refuses a placement over the account's call limit: 429 CALL_LIMIT_REACHED, with Retry-After (wall
+	 * seconds until the first call in flight ends, at least 1). Nothing is placed.
+	 */
+	checkCallLimit(dst: string): void {
+		const network = this.network;
+		if (!network.full()) return;
+		const limit = network.maxConcurrentCalls!;
+		const firstEnd = network.firstEnd();
+		const retryAfter = Math.max(1, Math.ceil(this.clock.wallDelay(firstEnd ?? this.clock.now()) / 1000));
+		network.refuse({ dst, code: 'CALL_LIMIT_REACHED', limit, inFlight: network.callsInFlight, at: this.clock.now(), wallAt: Date.now(), retryAfter });
+		throw new ApiError(
+			429,
+			'CALL_LIMIT_REACHED',
+			`The account allows ${limit} calls at once and ${network.callsInFlight} are in progress: the call was not placed. Retry after a call ends.`,
+			{ limit, inFlight: network.callsInFlight },
+			{ 'retry-after': String(retryAfter) },
+		);
 	}
 
 	placeCall(input: PlaceCallInput): CallRecord {
 		const s = this.state;
-		const rule = this.dialRules.get(input.dst) ?? this.defaultDialRule ?? { dialstatus: 'ANSWER' as const };
-		const ringMs = rule.ringMs ?? this.options.ringMs;
-		const answered = rule.dialstatus === 'ANSWER';
-		const durationSec = answered ? Math.round(rule.durationSec ?? this.options.durationSec) : 0;
-		const persistDelayMs = rule.persistDelayMs ?? this.options.persistDelayMs;
+		const plan = this.network.plan(input.dst, this.options);
 		const placedAt = this.clock.now();
 		let internalId: string;
 		do internalId = this.ids.hex(16);
 		while (s.calls.has(internalId));
-		const terminalAt = placedAt + ringMs + durationSec * 1000;
+		const terminalAt = placedAt + plan.ringMs + plan.durationSec * 1000;
 		const call: CallRecord = {
 			internalId,
 			callId: 'call_' + this.ids.alphanumeric(16),
@@ -522,23 +531,38 @@ export class SandboxCore {
 			callResultUrl: input.callResultUrl,
 			placedAt,
 			terminalAt,
-			persistAt: terminalAt + persistDelayMs,
+			persistAt: terminalAt + plan.persistDelayMs,
 			status: 'queued',
-			plannedDialstatus: rule.dialstatus,
+			plannedDialstatus: plan.dialstatus,
 			dialstatus: null,
-			durationSec,
+			durationSec: plan.durationSec,
 			persisted: false,
 			billSec: 0,
 			trafficCost: '0.000000',
 		};
 		s.calls.set(internalId, call);
-		this.clock.schedule(terminalAt, () => this.endCall(call));
+		const journal = this.network.accept({
+			internal_id: internalId,
+			dst: input.dst,
+			callerId: input.callerId,
+			assistantId: input.assistantId,
+			route: input.route,
+			attempt: plan.attempt,
+			dialstatus: plan.dialstatus,
+			durationSec: plan.durationSec,
+			callResultUrl: input.callResultUrl,
+			startedAt: placedAt,
+			startedWallAt: Date.now(),
+			endedAt: terminalAt,
+		});
+		this.clock.schedule(terminalAt, () => this.endCall(call, journal));
 		return call;
 	}
 
-	private async endCall(call: CallRecord): Promise<void> {
+	private async endCall(call: CallRecord, journal: CallJournalEntry): Promise<void> {
 		const s = this.state;
 		if (s.calls.get(call.internalId) !== call) return;
+		this.network.hangUp(journal);
 		call.status = 'ended';
 		call.dialstatus = call.plannedDialstatus;
 		this.clock.schedule(call.persistAt, () => this.persistCall(call));

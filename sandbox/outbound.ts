@@ -65,6 +65,7 @@ function placeCall(core: SandboxCore, ctx: RequestContext, route: CallRoute): Re
 	} else if (!core.state.authorizedPbx.has(normalizePbx(ipPbx as string))) {
 		throw new ApiError(403, 'PBX_NOT_AUTHORIZED', `PBX ${ipPbx} is not authorized for this account.`, { field: 'ipPbx', ipPbx });
 	}
+	core.checkCallLimit(dst);
 	const call = core.placeCall({ route, assistantId, dst, callerId, ipPbx, sipPort, addPrompt, callResultUrl });
 	return ok({ internal_id: call.internalId, status: 'queued' });
 }

@@ -18,6 +18,8 @@ import type {
 	AssistantRecord,
 	AuthOutcome,
 	ClockMode,
+	CallJournalEntry,
+	CallRefusal,
 	CreateAssistantInput,
 	DeliveredCallback,
 	DialOutcomeRule,
@@ -34,7 +36,11 @@ import type {
 /** The clock as the module API shows it. */
 export interface SandboxClockApi {
 	readonly mode: ClockMode;
+	/** Real clock: how many times faster than wall time it runs. */
+	readonly speed: number;
 	now(): number;
+	/** Real clock: run `speed` times faster than wall time from now on (time passed so far is kept). */
+	setSpeed(speed: number): void;
 	/** Moves time forward, runs every due event in order and awaits it (including its outbound HTTP). */
 	advance(ms: number): Promise<void>;
 }
@@ -182,8 +188,39 @@ export class PlatformSandbox {
 		this.core.setDialOutcome(rule);
 	}
 
+	/** Forgets every dial-outcome rule and every number's attempt count. */
 	clearDialOutcomes(): void {
 		this.core.clearDialOutcomes();
+	}
+
+	/**
+	 * The account's limit of calls in flight (accepted and not yet hung up); a placement over it is refused
+	 * with 429 CALL_LIMIT_REACHED and Retry-After. null = no limit.
+	 */
+	setAccountLimit(maxConcurrentCalls: number | null): void {
+		this.core.network.setLimit(maxConcurrentCalls);
+	}
+
+	/** The account's limit of calls in flight (null: none). */
+	get accountLimit(): number | null {
+		return this.core.network.maxConcurrentCalls;
+	}
+
+	/** Calls accepted and not yet hung up. */
+	get callsInFlight(): number {
+		return this.core.network.callsInFlight;
+	}
+
+	/**
+	 * The call journal: every accepted call (dst, internal_id, attempt, outcome, start and end in sandbox
+	 * and wall time) and every placement the account's limit refused. Cleared in place.
+	 */
+	get callJournal(): { calls: CallJournalEntry[]; refusals: CallRefusal[] } {
+		return { calls: this.core.network.calls, refusals: this.core.network.refusals };
+	}
+
+	clearCallJournal(): void {
+		this.core.network.clearJournal();
 	}
 
 	injectFault(fault: FaultSpec): void {

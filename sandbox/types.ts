@@ -5,8 +5,30 @@ export const PROVIDER_KINDS: readonly ProviderKind[] = ['tts', 'asr', 'llm', 'au
 
 export type ToolKind = 'custom_tool' | 'plugin_tool' | 'custom_mcp_tool';
 
-export type DialStatus = 'ANSWER' | 'NOANSWER' | 'BUSY' | 'FAILED' | 'CANCEL' | 'CONGESTION';
-export const DIAL_STATUSES: readonly DialStatus[] = ['ANSWER', 'NOANSWER', 'BUSY', 'FAILED', 'CANCEL', 'CONGESTION'];
+/** Asterisk's DIALSTATUS values (the platform reports them; only ANSWER is shown in the spec). */
+export type DialStatus =
+	| 'ANSWER'
+	| 'NOANSWER'
+	| 'BUSY'
+	| 'FAILED'
+	| 'CANCEL'
+	| 'CONGESTION'
+	| 'CHANUNAVAIL'
+	| 'DONTCALL'
+	| 'TORTURE'
+	| 'INVALIDARGS';
+export const DIAL_STATUSES: readonly DialStatus[] = [
+	'ANSWER',
+	'NOANSWER',
+	'BUSY',
+	'FAILED',
+	'CANCEL',
+	'CONGESTION',
+	'CHANUNAVAIL',
+	'DONTCALL',
+	'TORTURE',
+	'INVALIDARGS',
+];
 
 export type ClockMode = 'manual' | 'real';
 
@@ -38,6 +60,10 @@ export interface SandboxOptions {
 	maxPageSize?: number;
 	/** Default 'real'. */
 	clock?: ClockMode;
+	/** Real clock only: how many times faster than wall time it runs (default 1; a 60 s call lasts 0.1 s at 600). */
+	clockSpeed?: number;
+	/** The account's limit of calls in flight (placed, not yet hung up); over it a placement is refused with 429. Default: none. */
+	maxConcurrentCalls?: number | null;
 	/** Applied on start and again on every reset. Default `{ demo: true }`. */
 	seed?: SeedOptions;
 	/** Per-account document storage allowance. Default 209715200 (200 MB). */
@@ -230,13 +256,70 @@ export interface CallRecord {
 	trafficCost: string;
 }
 
-export interface DialOutcomeRule {
-	/** Destination number the rule applies to; absent = the default rule. */
-	dst?: string;
+/** A fixed value, or [min, max]: each call draws a value from the range, the same one for the same number and attempt. */
+export type Span = number | [number, number];
+
+/** What one attempt at a number does. */
+export interface DialStep {
 	dialstatus: DialStatus;
-	ringMs?: number;
-	durationSec?: number;
+	/** Ring time before the outcome (ms). */
+	ringMs?: Span;
+	/** Talk time of an answered call (s); other outcomes last 0 s. */
+	durationSec?: Span;
+}
+
+/**
+ * The outcome of calls to a number (`dst`), to every number starting with `prefix`, or (neither) to
+ * every number without a rule of its own. Either one outcome for every call (`dialstatus`, `ringMs`,
+ * `durationSec`), or one per attempt (`attempts`: the first call to the number gets the first step,
+ * the second call the second, and the last step repeats).
+ */
+export interface DialOutcomeRule {
+	/** Destination number the rule applies to; absent (with no prefix) = the default rule. */
+	dst?: string;
+	/** Numbers starting with this ("+1415"); the longest matching prefix wins, an exact `dst` rule first. */
+	prefix?: string;
+	dialstatus?: DialStatus;
+	ringMs?: Span;
+	durationSec?: Span;
 	persistDelayMs?: number;
+	attempts?: DialStep[];
+}
+
+/** One accepted call in the call journal: when it started and ended, in sandbox time and wall time. */
+export interface CallJournalEntry {
+	seq: number;
+	internal_id: string;
+	dst: string;
+	callerId: string;
+	assistantId: string;
+	route: CallRoute;
+	/** 1 for the first call to `dst` since the last reset (or clearDialOutcomes), 2 for the second, ... */
+	attempt: number;
+	/** The outcome the call has (known at placement, reported at its end). */
+	dialstatus: DialStatus;
+	durationSec: number;
+	/** The callResultUrl exactly as received (query string included), or null. */
+	callResultUrl: string | null;
+	/** Sandbox clock (ms) and wall clock (ms since epoch) when the call was accepted. */
+	startedAt: number;
+	startedWallAt: number;
+	/** When the call hung up (its outcome): the planned sandbox time, and the wall time it happened (null before). */
+	endedAt: number;
+	endedWallAt: number | null;
+}
+
+/** A placement the account's call limit refused (429), in the call journal's refusals. */
+export interface CallRefusal {
+	seq: number;
+	dst: string;
+	code: string;
+	limit: number;
+	inFlight: number;
+	at: number;
+	wallAt: number;
+	/** Retry-After sent, in (wall) seconds. */
+	retryAfter: number;
 }
 
 export type FaultKind = 'latency' | 'status' | 'reset' | 'malformed' | 'slow' | 'page';

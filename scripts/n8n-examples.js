@@ -63,13 +63,18 @@ const TRIGGER_TYPE = 'n8n-nodes-assistant-platform.assistantPlatformTrigger';
 const EXAMPLE_DIAL_OUTCOMES = {
 	'+390612345678': { dialstatus: 'BUSY', ringMs: 1000 },
 	'+14155550100': { dialstatus: 'NOANSWER', ringMs: 2000 },
+	// Example 5: busy at the first call, answered at the second (after the Retry Policy's 10 minutes).
+	'+447700900124': { attempts: [{ dialstatus: 'BUSY', ringMs: 3000 }, { dialstatus: 'ANSWER', ringMs: 5000, durationSec: [50, 85] }] },
 };
 
 function applyExampleDialOutcomes(sandbox) {
 	for (const [dst, rule] of Object.entries(EXAMPLE_DIAL_OUTCOMES)) sandbox.setDialOutcome({ dst, ...rule });
 }
 
-/** Data tables the examples write to (by name): created in n8n before the examples are imported. */
+/**
+ * Data tables the examples use (by name): created in n8n before the examples are imported, with their `rows`
+ * when they are created.
+ */
 const EXAMPLE_DATA_TABLES = [
 	{
 		name: 'Assistant Platform call log',
@@ -81,14 +86,40 @@ const EXAMPLE_DATA_TABLES = [
 			{ name: 'receivedAt', type: 'string' },
 		],
 	},
+	{
+		name: 'Assistant Platform do-not-call list',
+		columns: [
+			{ name: 'phone', type: 'string' },
+			{ name: 'note', type: 'string' },
+		],
+		rows: [{ phone: '+31205550199', note: 'asked not to be called' }],
+	},
+	{
+		name: 'Assistant Platform campaign results',
+		columns: [
+			{ name: 'contactId', type: 'string' },
+			{ name: 'name', type: 'string' },
+			{ name: 'phone', type: 'string' },
+			{ name: 'timezone', type: 'string' },
+			{ name: 'attempt', type: 'number' },
+			{ name: 'outcome', type: 'string' },
+			{ name: 'status', type: 'string' },
+			{ name: 'nextAttempt', type: 'number' },
+			{ name: 'nextCallAt', type: 'string' },
+			{ name: 'reason', type: 'string' },
+			{ name: 'internal_id', type: 'string' },
+		],
+	},
 ];
 
 /** Creates the examples' data tables that do not exist yet. Resolves with { [name]: table }. */
 async function ensureExampleDataTables(n8n) {
 	const existing = await n8n.listDataTables();
 	const tables = {};
-	for (const definition of EXAMPLE_DATA_TABLES) {
-		tables[definition.name] = existing.find((t) => t.name === definition.name) ?? (await n8n.createDataTable(definition));
+	for (const { rows, ...definition } of EXAMPLE_DATA_TABLES) {
+		const found = existing.find((t) => t.name === definition.name);
+		tables[definition.name] = found ?? (await n8n.createDataTable(definition));
+		if (!found && rows) await n8n.insertDataTableRows(tables[definition.name].id, rows);
 	}
 	return tables;
 }

@@ -376,6 +376,26 @@ class N8nInstance {
 	}
 
 	/**
+	 * Every row of a data table (the editor's REST API on 1.x and 2.x alike, pages of 50: n8n 1.x serves at most
+	 * 50 a page, 2.x 250), oldest first.
+	 */
+	async allDataTableRows(id) {
+		const rows = [];
+		for (;;) {
+			const page = await this.rest('GET', `${await this.restDataTables()}/${encodeURIComponent(id)}/rows?take=50&skip=${rows.length}`);
+			rows.push(...page.data);
+			if (page.data.length === 0 || rows.length >= page.count) return rows;
+		}
+	}
+
+	/** Adds rows to a data table (the editor's REST API): POST .../data-tables/{id}/insert {data}, 500 at a time. */
+	async insertDataTableRows(id, rows) {
+		for (let i = 0; i < rows.length; i += 500) {
+			await this.rest('POST', `${await this.restDataTables()}/${encodeURIComponent(id)}/insert`, { data: rows.slice(i, i + 500), returnType: 'count' });
+		}
+	}
+
+	/**
 	 * POST /api/v1/workflows with the fields the public API accepts (name, nodes, connections, settings,
 	 * staticData?). Returns the stored workflow (with id and the node ids/webhookIds n8n kept).
 	 */

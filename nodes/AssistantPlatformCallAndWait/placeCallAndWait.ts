@@ -31,6 +31,10 @@ import { isObject } from '../shared/object';
 import { outboundApi, readRequestSettings } from '../shared/outbound';
 import { pollStatus } from '../shared/statusPoll';
 import { callbackBodyTooLarge, MAX_CALLBACK_BODY_BYTES, refuse } from '../shared/webhookReply';
+import { campaignFields, heldItem, notYet, readCampaignItem, readCampaignRun } from '../shared/campaign';
+import type { CampaignItem } from '../shared/campaign';
+import { decideNextCall, noCall, readRetryPolicy } from '../shared/retryPolicy';
+import type { RetryPolicy } from '../shared/retryPolicy';
 
 /*
  * Assistant Platform Call and Wait, on n8n's own wait-and-resume (docs/assumptions.md):
@@ -55,6 +59,7 @@ const DROPPED_ON_RESULT = new Set<string>([
 	'waitTill',
 	'status',
 	'dialstatus',
+	'nextCall',
 	...CALL_RESULT_FIELDS,
 ]);
 
@@ -90,10 +95,23 @@ export async function placeCallAndWait(this: IExecuteFunctions): Promise<INodeEx
 	const resumeUrl = String(this.evaluateExpression('{{ $execution.resumeUrl }}', 0) ?? '');
 	const credentialKey = await credentialAssistantKey(this);
 	let placement: Placement;
+	let campaign: CampaignItem;
+	let policy: RetryPolicy;
 	try {
 		placement = readPlacement(this, node, 0, credentialKey, resumeUrl);
+		// Campaign options and the Retry Policy are checked before the call; the attempt and Result Context
+		// wait with the execution (the resume URL is n8n's, left as it is).
+		const run = readCampaignRun(this, node, 'placeCallAndWait');
+		campaign = run ? readCampaignItem(this, node, 0, run, placement, false) : { attempt: 1, context: {} };
+		policy = readRetryPolicy(node, this.getNodeParameter('retryPolicy', 0, {}), 0);
 	} catch (error) {
 		throw markNoCallPlaced(error as Error);
+	}
+	const wait = notYet(campaign, Date.now());
+	if (wait) {
+		const summary = { ...placement.summary };
+		delete summary.callResultUrl;
+		return [[{ json: heldItem(campaign, { ...placement, summary }, wait), pairedItem: { item: 0 } }]];
 	}
 
 	let accepted: IDataObject;
@@ -111,7 +129,15 @@ export async function placeCallAndWait(this: IExecuteFunctions): Promise<INodeEx
 		if (!this.continueOnFail()) throw error;
 		const summary = { ...placement.summary };
 		delete summary.callResultUrl;
-		return [[{ json: failedItem(error, outcome, summary), pairedItem: { item: 0 } }]];
+		const reason = outcome === 'unknown' ? 'outcome unknown: never called again automatically' : `not placed: ${error.message}`;
+		return [
+			[
+				{
+					json: { ...failedItem(error, outcome, summary), ...campaignFields(campaign, noCall(reason)) },
+					pairedItem: { item: 0 },
+				},
+			],
+		];
 	}
 	// The resume URL may carry n8n's resume token: it stays out of the output.
 	delete accepted.callResultUrl;
@@ -123,6 +149,7 @@ export async function placeCallAndWait(this: IExecuteFunctions): Promise<INodeEx
 			resultSource: 'timeout',
 			...callResultFields(accepted.internal_id),
 			dialstatus: null,
+			...campaignFields(campaign, decideNextCall(policy, null, campaign.attempt, Date.now())),
 			waitTill: waitTill.toISOString(),
 			message:
 				'No call result arrived within Max Wait. Read the outcome with Assistant Platform → Call Status → Get (it reads internal_id from this item; turn on Wait for Call Record).',
@@ -148,6 +175,17 @@ export async function placeCallAndWait(this: IExecuteFunctions): Promise<INodeEx
 			},
 		],
 	];
+}
+
+/** The Retry Policy's decision about the result that arrived (a policy that no longer reads is said, not thrown). */
+function resultDecision(ctx: IWebhookFunctions, dialStatus: string, attempt: unknown) {
+	const known = typeof attempt === 'number' && Number.isInteger(attempt) ? attempt : null;
+	try {
+		const policy = readRetryPolicy(ctx.getNode(), ctx.getNodeParameter('retryPolicy', {}));
+		return decideNextCall(policy, dialStatus, known, Date.now());
+	} catch (error) {
+		return noCall(`not decided: ${(error as Error).message}`);
+	}
 }
 
 /** The item the execution waits with (this node's input since execute()), or undefined. */
@@ -219,6 +257,7 @@ export async function placeCallAndWaitWebhook(this: IWebhookFunctions): Promise<
 		}),
 		// The spelling of version 1's first outputs, kept for saved workflows that test it.
 		dialstatus: result.dialStatus,
+		nextCall: resultDecision(this, result.dialStatus, waiting.attempt),
 		resultSource: 'callback',
 		statusRecord,
 		...(statusError ? { statusError } : {}),

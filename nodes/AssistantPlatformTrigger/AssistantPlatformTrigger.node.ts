@@ -34,6 +34,7 @@ import {
 } from './registration';
 import { constantTimeEqual, ipAllowed, parseAllowlist, secretProblem } from './security';
 import { DEFAULT_REPEAT_WINDOW_MINUTES, deliveryKey, isRepeat } from './repeats';
+import { callResultCampaign, filterStatuses } from './callResultCampaign';
 
 assertSupportedN8n();
 
@@ -41,6 +42,7 @@ assertSupportedN8n();
 interface TriggerRequest {
 	path?: string;
 	url?: string;
+	originalUrl?: string;
 	ip?: string;
 	headers: Record<string, string | string[] | undefined>;
 	rawBody?: unknown;
@@ -326,15 +328,22 @@ export class AssistantPlatformTrigger implements INodeType {
 			const result = parseCallResult(body);
 			if (!result.ok) return refuse(this, 400, result.reason);
 			const filters = this.getNodeParameter('filters', {}) as IDataObject;
-			const statuses = Array.isArray(filters.dialStatuses) ? (filters.dialStatuses as string[]) : [];
+			const statuses = filterStatuses(filters);
 			const minDuration = typeof filters.minDuration === 'number' ? filters.minDuration : 0;
-			const statusMatches =
-				statuses.length === 0 ||
-				statuses.some((s) => s.toUpperCase() === result.value.dialStatus.trim().toUpperCase());
+			const statusMatches = statuses.size === 0 || statuses.has(result.value.dialStatus.trim().toUpperCase());
 			if (!statusMatches || result.value.duration < minDuration) {
 				return { webhookResponse: { received: true, started: false, reason: 'filtered out' } };
 			}
-			json = { event, ...callResultFields(result.value.internal_id, result.value), receivedAt, body };
+			// Attempt, Result Context (from the URL's query, trusted only now that the secret matched) and the decision.
+			const campaign = callResultCampaign(
+				this.getNode(),
+				req.originalUrl ?? req.url,
+				() => this.getNodeParameter('retryPolicy', {}),
+				result.value.dialStatus,
+				Date.parse(receivedAt),
+			);
+			if (!campaign.ok) return refuse(this, 400, campaign.reason);
+			json = { event, ...callResultFields(result.value.internal_id, result.value), ...campaign.fields, receivedAt, body };
 		} else if (event === 'conversationEnd') {
 			json = { event, ...correlationFields(body), receivedAt, body };
 		} else {

@@ -5,14 +5,14 @@ import { schemaPropertyFields } from '../shared/extractionSchema';
 
 import { REGISTRABLE_EVENTS } from './events';
 import { DEFAULT_REPEAT_WINDOW_MINUTES } from './repeats';
+import { DIAL_STATUSES, DIAL_STATUS_MEANING } from '../shared/dialStatuses';
+import { retryPolicyProperty } from '../shared/retryPolicy';
 
 const REGISTRABLE = { events: REGISTRABLE_EVENTS };
 const REGISTERING = { ...REGISTRABLE, registerOnPublish: [true] };
 
 /** The secret of a new (version 2) trigger: its webhook ID (see the property below). */
 export const WEBHOOK_SECRET_DEFAULT = '={{$webhookId}}';
-
-const DIAL_STATUSES = ['ANSWER', 'BUSY', 'CANCEL', 'CONGESTION', 'FAILED', 'NOANSWER'];
 
 export const triggerProperties: INodeProperties[] = [
 	{
@@ -132,7 +132,16 @@ export const triggerProperties: INodeProperties[] = [
 				type: 'multiOptions',
 				default: [],
 				description: 'Start the workflow only for these outcomes (compared without regard to case)',
-				options: DIAL_STATUSES.map((status) => ({ name: status, value: status })),
+				options: DIAL_STATUSES.map((status) => ({ name: status, value: status, description: DIAL_STATUS_MEANING[status] })),
+			},
+			{
+				displayName: 'Other Dial Statuses',
+				name: 'otherDialStatuses',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. MYSTATUS, OTHER',
+				description:
+					'Statuses the list above does not name, separated by commas (compared without regard to case); together with Dial Statuses',
 			},
 			{
 				displayName: 'Minimum Duration (Seconds)',
@@ -144,6 +153,10 @@ export const triggerProperties: INodeProperties[] = [
 			},
 		],
 	},
+	retryPolicyProperty(
+		"Each Call Result comes out with nextCall: whether to call the contact again, when, with which attempt (from the attempt Place Call put in the Call Result URL with Campaign > Attempt), and why. ANSWER is never called again, nor a result without its attempt. Empty: no status is called again.",
+		{ displayOptions: { show: { events: ['callResult'] } } },
+	),
 	{
 		displayName: 'Options',
 		name: 'options',

@@ -1,6 +1,7 @@
 import type { IDisplayOptions, INodeProperties } from 'n8n-workflow';
 
 import { additionalFieldsJson } from './descriptions';
+import { campaignPlacementProperties } from './campaign';
 import { allowedDestinationsProperty } from './guardrails';
 
 type Show = NonNullable<IDisplayOptions['show']>;
@@ -167,6 +168,7 @@ export function placementProperties(show: Show, mode: PlacementMode): INodePrope
 	}
 
 	properties.push(
+		...campaignPlacementProperties(mode, when()),
 		{
 			displayName: 'Options',
 			name: 'options',

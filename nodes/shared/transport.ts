@@ -137,7 +137,8 @@ function describeNetworkError(error: unknown, timeout: number): { reason: string
 	};
 }
 
-function retryAfterMs(headers: IDataObject): number | undefined {
+/** A Retry-After header (seconds or an HTTP date) in ms, or undefined. */
+export function retryAfterMs(headers: IDataObject): number | undefined {
 	const raw = headers?.['retry-after'] ?? headers?.['Retry-After'];
 	if (raw === undefined || raw === null) return undefined;
 	const text = String(raw).trim();

@@ -17,6 +17,7 @@ const CAMPAIGN = '1-campaign.json';
 const RESULTS = '2-call-results.json';
 const ESCALATION = '3-escalation.json';
 const KNOWLEDGE = '4-knowledge.json';
+const CAMPAIGN_WITH_RETRIES = '5-campaign-with-retries.json';
 const CALL_LOG = 'Assistant Platform call log';
 
 /** The example's node called `name`, as imported. */
@@ -52,7 +53,7 @@ function register(env) {
 
 		test('every example is imported as it is written (nodes, connections, no placeholder left)', async () => {
 			const files = loadExamples().map((e) => e.file);
-			assert.deepEqual(files, [CAMPAIGN, RESULTS, ESCALATION, KNOWLEDGE]);
+			assert.deepEqual(files, [CAMPAIGN, RESULTS, ESCALATION, KNOWLEDGE, CAMPAIGN_WITH_RETRIES]);
 			for (const file of files) {
 				const { id, workflow } = imported.byFile[file];
 				const stored = await env.n8n.getWorkflow(id);
@@ -72,7 +73,7 @@ function register(env) {
 			assert.equal(nodeOf(imported.byFile[CAMPAIGN], 'Place Call').parameters.options.callResultUrl, imported.callResultUrl);
 		});
 
-		test('1 campaign: one call per contact, each with the results trigger URL as Call Result URL', async () => {
+		test('1 campaign: one call per contact, at most 5 at once, each with the results trigger URL and the contact as Call Result URL', async () => {
 			const campaign = imported.byFile[CAMPAIGN];
 			env.sandbox.clearJournal();
 			env.sandbox.clearCallbacks();
@@ -86,30 +87,39 @@ function register(env) {
 			assert.equal(items.length, 3);
 			items.forEach((item, i) => {
 				assert.match(String(item.internal_id), /^[0-9a-f]{16,}$/, `item ${i}: internal_id`);
-				assert.equal(item.status, 'queued');
+				// Max Calls in Flight: the node followed each call to its end (Call Status).
+				assert.equal(item.resultSource, 'status');
+				assert.equal(item.dialStatus, plannedOutcome(contacts[i].phone));
+				assert.equal(item.pending, false);
 				assert.equal(item.route, 'trunk');
 				assert.equal(item.dst, contacts[i].phone);
 				assert.equal(item.callerId, '+390200001001');
-				// Where the result goes is shown, without the trigger's secret.
-				assert.equal(item.callResultUrl, `${env.n8n.url}/webhook/***/***/call-result`);
+				assert.equal(item.attempt, 1);
+				assert.deepEqual(item.context, { name: contacts[i].name });
+				// Where the result goes is shown, without the trigger's secret or the query.
+				assert.equal(item.callResultUrl, `${env.n8n.url}/webhook/***/***/call-result?***`);
 			});
 			const secret = nodeOf(imported.byFile[RESULTS], 'Call Result').parameters.webhookSecret;
 			assert.ok(!JSON.stringify(execution.data).includes(secret), 'the webhook secret is in the execution data');
 			assertNoSecrets(env.sandbox, execution.data, 'the execution data');
 
-			// The sandbox saw exactly one authenticated POST per contact, and nothing else.
+			// The sandbox saw exactly one authenticated POST per contact, then status reads of those calls only.
 			const posts = requestsTo(env.sandbox, 'POST', '/webhook/outbound_call');
-			assert.equal(env.sandbox.journal.length, 3, JSON.stringify(env.sandbox.journal.map((e) => `${e.method} ${e.path}`)));
 			assert.equal(posts.length, 3);
 			assert.deepEqual(posts.map((p) => p.body.dst).sort(), contacts.map((c) => c.phone).sort());
+			const ids = new Set(items.map((item) => String(item.internal_id)));
+			const reads = env.sandbox.journal.filter((e) => e.method === 'GET');
+			assert.ok(reads.length >= 3 && reads.every((e) => e.path.startsWith('/getDialstatus/') && ids.has(e.path.split('/').pop())), JSON.stringify(reads.map((e) => e.path)));
+			assert.equal(env.sandbox.journal.length, posts.length + reads.length);
 			for (const post of posts) {
 				assert.equal(post.auth, 'ok');
 				assert.equal(post.status, 200);
-				assert.equal(post.body.callResultUrl, imported.callResultUrl);
+				const contact = contacts.find((c) => c.phone === post.body.dst);
+				assert.equal(post.body.callResultUrl, `${imported.callResultUrl}?${new URLSearchParams({ ctx_attempt: '1', ctx_name: contact.name })}`);
 				assert.equal(post.body.callerId, '+390200001001');
 				assert.equal(post.body.assistantApiKey, `[masked:${firstAssistant.assistantId}]`);
 			}
-			campaignCalls = items.map((item) => ({ internalId: String(item.internal_id), dst: item.dst }));
+			campaignCalls = items.map((item, i) => ({ internalId: String(item.internal_id), dst: item.dst, name: contacts[i].name }));
 		});
 
 		test('2 call results: the published trigger starts once per call result and upserts one row per call', async () => {
@@ -117,7 +127,7 @@ function register(env) {
 			const results = imported.byFile[RESULTS];
 
 			// The sandbox posted the three results to the trigger's Production URL; n8n accepted each one.
-			const delivered = await waitForCallbacks(env.sandbox, { kind: 'callResult', url: imported.callResultUrl }, { count: 3 });
+			const delivered = (await waitForCallbacks(env.sandbox, { kind: 'callResult' }, { count: 3 })).filter((c) => c.url.startsWith(`${imported.callResultUrl}?`));
 			assert.equal(delivered.length, 3);
 			for (const callback of delivered) assert.equal(callback.status, 200, `${callback.url}: ${callback.error}`);
 			assert.deepEqual(
@@ -142,6 +152,10 @@ function register(env) {
 				assert.equal(event.dialStatus, outcome, call.dst);
 				assert.equal(event.duration, outcome === 'ANSWER' ? 2 : 0, call.dst);
 				assert.deepEqual(event.body, { internal_id: call.internalId, dialstatus: outcome, duration: event.duration });
+				// The contact and attempt came back from the Call Result URL, with the trigger's decision.
+				assert.equal(event.attempt, 1);
+				assert.deepEqual(event.context, { name: call.name });
+				assert.equal(event.nextCall.callAgain, false);
 			}
 
 			const rows = await env.n8n.dataTableRows(imported.tables[CALL_LOG].id);

@@ -1,6 +1,6 @@
 import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 
-import type { SandboxOptions } from '../../sandbox';
+import type { AssistantRecord, SandboxOptions } from '../../sandbox';
 import { PlatformSandbox } from '../../sandbox';
 
 import { registerSecret, registerSecretSource } from './secretsGuard';
@@ -63,15 +63,21 @@ export function useSandbox(options: SandboxOptions = {}, { reset = true } = {}):
 }
 
 /**
- * Before each test (after useSandbox's reset): an assistant with `number` whose key is the Outbound credential's,
- * the caller of Place Call, and an empty journal.
+ * A calling assistant with `number` whose key is the Outbound credential's, the caller of Place Call, and an
+ * empty journal (call it after a reset). Returns the assistant (with its key).
  */
+export function callerAssistant(fx: SandboxFixture, number: string): AssistantRecord {
+	const assistant = fx.sandbox.createAssistant({ name: 'Caller', number });
+	registerSecret(assistant.assistantApiKey);
+	fx.outbound.assistantApiKey = assistant.assistantApiKey;
+	fx.sandbox.clearJournal();
+	return assistant;
+}
+
+/** Before each test (after useSandbox's reset): callerAssistant(fx, number). */
 export function useCallerAssistant(fx: SandboxFixture, number: string): void {
 	beforeEach(() => {
-		const assistant = fx.sandbox.createAssistant({ name: 'Caller', number });
-		registerSecret(assistant.assistantApiKey);
-		fx.outbound.assistantApiKey = assistant.assistantApiKey;
-		fx.sandbox.clearJournal();
+		callerAssistant(fx, number);
 	});
 }
 

@@ -88,6 +88,12 @@ interface Field {
 	inEntry?: boolean;
 }
 
+/**
+ * Fields that do nothing in a target's configuration: Place Call reads its Retry Policy only with
+ * Campaign options (then readRetryPolicy refuses a wrong type, as Call and Wait shows here).
+ */
+const INERT: Record<string, RegExp> = { 'outboundCall.placeCall': /^retryPolicy\./ };
+
 /** Fields that take a list by design (comma-separated text or a list from an expression). */
 const TAKES_A_LIST = new Set(['mcpOptions.tools']);
 
@@ -98,10 +104,13 @@ function wrongFor(field: Field): Array<[string, unknown]> {
 	return WRONG;
 }
 
-/** Whether the error names the field: its label (without a "(JSON)"-like suffix), or its place in a fixed collection. */
+/**
+ * Whether the error names the field: its label (without a "(JSON)"-like suffix), alone or after its
+ * collection ("Campaign > Attempt"), or its place in a fixed collection.
+ */
 function namesField(message: string, field: Field): boolean {
 	const label = field.label.replace(/ \([^)]*\)$/, '');
-	if (message.includes(`"${field.label}"`) || message.includes(`"${label}"`)) return true;
+	if ([field.label, label].some((name) => message.includes(`"${name}"`) || message.includes(` > ${name}"`))) return true;
 	if (field.inEntry && /^Invalid "[^"]+ › [^"]+"/.test(message)) return true;
 	// n8n's own check of a resource locator's pattern, before the node runs: nothing is sent.
 	return /^The '[^']+' node has issues/.test(message);
@@ -229,7 +238,9 @@ test.each(TABLE.map((target) => [target.name, target] as const))(
 	async (_name, target) => {
 		const base = await target.parameters!(fx);
 		// A list method reads only some fields of the operation it serves.
-		const fields = fieldsOf(descriptionOf(target), base).filter((field) => !target.reads || target.reads.includes(String(field.path[0])));
+		const fields = fieldsOf(descriptionOf(target), base).filter(
+			(field) => (!target.reads || target.reads.includes(String(field.path[0]))) && !INERT[target.op]?.test(field.path.join('.')),
+		);
 		expect(fields.length).toBeGreaterThan(0);
 		const problems: string[] = [];
 		for (const field of fields) {

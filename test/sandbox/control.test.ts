@@ -101,7 +101,7 @@ describe('control surface /__sandbox (no auth)', () => {
 		await call(sb, 'POST', '/webhook/outbound_call', { body: { dst: '+14155550199', callerId: a.numbers[0], assistantApiKey: a.assistantApiKey, callResultUrl: `${rx.url}/r` } });
 		expect((await ctl('GET', '/clock')).body.pendingEvents).toBe(1);
 		const adv = await ctl('POST', '/clock/advance', { ms: 5000 });
-		expect(adv.body).toEqual({ ok: true, mode: 'manual', now: before.now + 5000, pendingEvents: 0 });
+		expect(adv.body).toEqual({ ok: true, mode: 'manual', now: before.now + 5000, speed: 1, pendingEvents: 0 });
 		expect(rx.at('/r').length).toBe(1);
 		expectError(await ctl('POST', '/clock/advance', { ms: -1 }), 400, 'VALIDATION_ERROR', 'ms');
 	});

@@ -22,6 +22,28 @@ export function startSandbox(opts: SandboxOptions = {}): Promise<PlatformSandbox
 	});
 }
 
+/**
+ * The usual fixture of a sandbox test file: a sandbox (manual clock unless `opts` says otherwise) and a receiver
+ * for its callbacks, started before the file's tests, stopped after them, reset and cleared before each test.
+ * The fields are filled in by `beforeAll`: read them inside hooks and tests only.
+ */
+export function useSandboxAndReceiver(opts: SandboxOptions = {}): { sb: PlatformSandbox; rx: Receiver } {
+	const fx = {} as { sb: PlatformSandbox; rx: Receiver };
+	beforeAll(async () => {
+		fx.sb = await startSandbox(opts);
+		fx.rx = await Receiver.start();
+	});
+	afterAll(async () => {
+		await fx.sb.stop();
+		await fx.rx.stop();
+	});
+	beforeEach(() => {
+		fx.sb.reset();
+		fx.rx.clear();
+	});
+	return fx;
+}
+
 export interface HttpResult {
 	status: number;
 	headers: Record<string, string | string[] | undefined>;

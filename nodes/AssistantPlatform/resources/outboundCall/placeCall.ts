@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { asNodeError } from '../../shared/items';
-import { outboundBaseUrl } from '../../../shared/transport';
+import { outboundBaseUrl, retryAfterMs } from '../../../shared/transport';
 import { placementProperties } from '../../../shared/placementFields';
 import { runInBatches } from '../../../shared/batches';
 import { outboundApi, readBatching, readRequestSettings } from '../../../shared/outbound';
@@ -18,6 +18,9 @@ import {
 } from '../../../shared/placement';
 import { markNoCallPlaced } from '../../../shared/placementMessages';
 import { agentRunCallSlots } from '../../../shared/guardrails';
+import type { PlaceResult } from '../../../shared/callsInFlight';
+
+import { PlaceCallCampaign } from './campaign';
 
 export const description: INodeProperties[] = placementProperties({ resource: ['outboundCall'], operation: ['placeCall'] }, 'placeCall');
 
@@ -33,6 +36,10 @@ const LISTED_IDS = 50;
  * or with Request Options > Batching up to Items per Batch at once with Batch Interval between
  * batches. Without Continue On Fail the first failure ends the run after the current batch and the
  * error lists the calls already placed (n8n discards the node's output when it fails).
+ *
+ * With Campaign options (campaign.ts): an item whose number was dialled in this execution for the same
+ * attempt, or whose time has not come, is not dialled and comes out saying so; with Max Calls in Flight
+ * the calls are placed as lines free up and followed to their end instead of in batches.
  */
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const node = this.getNode();
@@ -50,12 +57,20 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 	const baseURL = await outboundBaseUrl(this);
 	// As an AI agent's tool: Max Calls per Agent Run (undefined otherwise).
 	const slots = agentRunCallSlots(this);
+	let campaign: PlaceCallCampaign | undefined;
+	try {
+		campaign = PlaceCallCampaign.read(this, node);
+	} catch (error) {
+		throw markNoCallPlaced(error as Error);
+	}
 
 	const results: Array<INodeExecutionData | undefined> = new Array(items.length);
 	const placements: Array<Placement | undefined> = new Array(items.length);
 	for (let i = 0; i < items.length; i++) {
 		try {
-			placements[i] = readPlacement(this, node, i, credentialKey);
+			const placement = readPlacement(this, node, i, credentialKey);
+			campaign?.readItem(i, placement);
+			placements[i] = placement;
 		} catch (error) {
 			markNoCallPlaced(error as Error);
 			if (!continueOnFail) throw asNodeError(node, error, i);
@@ -67,41 +82,74 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 	const failures: Array<{ index: number; error: NodeFailure; outcome: Outcome }> = [];
 	const todo = placements.flatMap((placement, i) => (placement ? [i] : []));
 
-	await runInBatches(
-		todo,
-		batching,
-		async (i) => {
-			const placement = placements[i]!;
-			const refusal = slots?.take(i);
-			if (refusal) {
-				if (continueOnFail) results[i] = { json: failedItem(refusal, 'invalid', placement.summary), pairedItem: { item: i } };
-				else failures.push({ index: i, error: refusal, outcome: 'rejected' });
-				return;
+	/** An item that must not be dialled now gets its output here (Campaign options); true when it did. */
+	const hold = (i: number): boolean => {
+		const held = campaign?.hold(i, placements[i]!, Date.now());
+		if (held) results[i] = { json: held, pairedItem: { item: i } };
+		return held !== undefined;
+	};
+	const place = async (i: number): Promise<PlaceResult> => {
+		const placement = placements[i]!;
+		const refusal = slots?.take(i);
+		if (refusal) {
+			campaign?.release(i, placement);
+			if (continueOnFail) results[i] = { json: failedItem(refusal, 'invalid', placement.summary), pairedItem: { item: i } };
+			else failures.push({ index: i, error: refusal, outcome: 'rejected' });
+			return { kind: 'done' };
+		}
+		const capped = campaign?.run.maxCallsInFlight !== undefined;
+		try {
+			const response = await outboundApi(this, settings, 'POST', placement.path, {
+				baseURL,
+				body: placement.body,
+				retry: false,
+				itemIndex: i,
+				// With Max Calls in Flight a 429 (nothing was placed) is waited out, not an error.
+				...(capped ? { passStatuses: [429] } : {}),
+			});
+			if (response.statusCode === 429) {
+				slots?.release();
+				campaign?.release(i, placement);
+				return { kind: 'refused', retryAfterMs: retryAfterMs(response.headers) ?? 1000 };
 			}
-			try {
-				const response = await outboundApi(this, settings, 'POST', placement.path, {
-					baseURL,
-					body: placement.body,
-					retry: false,
-					itemIndex: i,
-				});
-				const json = placedItem(node, placement, response, new Date().toISOString(), i);
-				placed.push({ index: i, internalId: json.internal_id });
-				results[i] = { json, pairedItem: { item: i } };
-			} catch (caught) {
-				const error = caught as NodeFailure;
-				const outcome = outcomeOf(error);
-				if (outcome === 'rejected') slots?.release();
-				describeOutcome(error, outcome, { dst: placement.summary.dst });
-				if (!continueOnFail) {
-					failures.push({ index: i, error, outcome });
-					return;
-				}
-				results[i] = { json: failedItem(error, outcome, placement.summary), pairedItem: { item: i } };
+			const json = placedItem(node, placement, response, new Date().toISOString(), i);
+			placed.push({ index: i, internalId: json.internal_id });
+			results[i] = { json: campaign ? campaign.placed(i, json) : json, pairedItem: { item: i } };
+			return { kind: 'placed', internalId: String(json.internal_id) };
+		} catch (caught) {
+			const error = caught as NodeFailure;
+			const outcome = outcomeOf(error);
+			if (outcome === 'rejected') {
+				slots?.release();
+				campaign?.release(i, placement);
 			}
-		},
-		() => failures.length > 0,
-	);
+			describeOutcome(error, outcome, { dst: placement.summary.dst });
+			if (!continueOnFail) {
+				failures.push({ index: i, error, outcome });
+				return { kind: 'done' };
+			}
+			const json = failedItem(error, outcome, placement.summary);
+			results[i] = { json: campaign ? campaign.failed(i, json, outcome) : json, pairedItem: { item: i } };
+			return { kind: 'done' };
+		}
+	};
+
+	if (campaign?.run.maxCallsInFlight !== undefined) {
+		await campaign.dial(todo, settings, baseURL, results as Parameters<PlaceCallCampaign['dial']>[3], {
+			hold,
+			place,
+			stopped: () => failures.length > 0,
+		});
+	} else {
+		await runInBatches(
+			todo,
+			batching,
+			async (i) => {
+				if (!hold(i)) await place(i);
+			},
+			() => failures.length > 0,
+		);
+	}
 
 	if (failures.length > 0) {
 		failures.sort((a, b) => a.index - b.index);

@@ -1,0 +1,162 @@
+import type { IDataObject, IExecuteFunctions, INode } from 'n8n-workflow';
+
+import type { CampaignItem, CampaignRun } from '../../../shared/campaign';
+import {
+	campaignFields,
+	dialKey,
+	dialledNumbers,
+	heldItem,
+	notYet,
+	readCampaignItem,
+	readCampaignRun,
+	skippedItem,
+} from '../../../shared/campaign';
+import type { DialerHooks, DialerStats, PlaceResult } from '../../../shared/callsInFlight';
+import { dialWithCap } from '../../../shared/callsInFlight';
+import { statusRecordItem } from '../../../shared/callResult';
+import type { Outcome, Placement } from '../../../shared/placement';
+import type { RequestSettings } from '../../../shared/outbound';
+import type { NextCall, RetryPolicy } from '../../../shared/retryPolicy';
+import { decideNextCall, noCall, readRetryPolicy } from '../../../shared/retryPolicy';
+import { readStatusOnce } from '../../../shared/statusPoll';
+
+/*
+ * Place Call with Campaign options: what each item carries (attempt, Result Context, calling hours,
+ * Earliest Call Time), the numbers already dialled in this execution, and, with Max Calls in Flight, the
+ * calls followed to their end with the Retry Policy's decision.
+ */
+
+const NOT_KNOWN_YET: NextCall = noCall(
+	'placed: the outcome is not known yet; the call result decides (Assistant Platform Trigger, or Call Status → Get)',
+);
+
+export class PlaceCallCampaign {
+	private readonly items: CampaignItem[] = [];
+	private readonly policies: RetryPolicy[] = [];
+	private readonly dialled?: Record<string, string>;
+
+	private constructor(
+		private readonly ctx: IExecuteFunctions,
+		private readonly node: INode,
+		readonly run: CampaignRun,
+	) {
+		if (run.skipRepeatedNumbers) this.dialled = dialledNumbers(ctx);
+	}
+
+	/** The campaign of this run, or undefined when no Campaign option is set (the node works as before). */
+	static read(ctx: IExecuteFunctions, node: INode): PlaceCallCampaign | undefined {
+		const run = readCampaignRun(ctx, node, 'placeCall');
+		return run ? new PlaceCallCampaign(ctx, node, run) : undefined;
+	}
+
+	/** Reads and checks item `i`'s Campaign options and Retry Policy; the attempt and context join the Call Result URL. */
+	readItem(i: number, placement: Placement): void {
+		this.items[i] = readCampaignItem(this.ctx, this.node, i, this.run, placement, true);
+		this.policies[i] = readRetryPolicy(this.node, this.ctx.getNodeParameter('retryPolicy', i, {}), i);
+	}
+
+	/**
+	 * The output of item `i` when it must not be dialled now (its number was dialled for this attempt,
+	 * or its time has not come); otherwise undefined, and the number is taken for this attempt (so two
+	 * items of one batch cannot both dial it).
+	 */
+	hold(i: number, placement: Placement, now: number): IDataObject | undefined {
+		const item = this.items[i];
+		const key = dialKey(String(placement.body.dst), item.attempt);
+		if (this.dialled?.[key] !== undefined) {
+			return skippedItem(item, placement, `${String(placement.body.dst)} was already dialled in this execution for attempt ${item.attempt} (${this.dialled[key]}): not dialled again`);
+		}
+		const wait = notYet(item, now);
+		if (wait) return heldItem(item, placement, wait);
+		if (this.dialled) this.dialled[key] = `item ${i}`;
+		return undefined;
+	}
+
+	/** The placement was refused (nothing dialled): the number is free again for this attempt. */
+	release(i: number, placement: Placement): void {
+		const key = dialKey(String(placement.body.dst), this.items[i].attempt);
+		if (this.dialled?.[key] === `item ${i}`) delete this.dialled[key];
+	}
+
+	/** A placed call's output with its campaign fields (the outcome is not known yet). */
+	placed(i: number, json: IDataObject): IDataObject {
+		return { ...json, ...campaignFields(this.items[i], NOT_KNOWN_YET) };
+	}
+
+	/** A failed placement's output with its campaign fields. */
+	failed(i: number, json: IDataObject, outcome: Outcome | 'invalid'): IDataObject {
+		if (!this.items[i]) return json;
+		const reason =
+			outcome === 'unknown'
+				? 'outcome unknown: the call may have been placed; never called again automatically'
+				: `not placed: ${String(json.error ?? 'refused')}`;
+		return { ...json, ...campaignFields(this.items[i], noCall(reason)) };
+	}
+
+	/**
+	 * Places the calls with Max Calls in Flight: `place` sends one (429 passed back as a refusal), the
+	 * status of every call in progress is read each Status Check Interval, and an ended call's output
+	 * (`results[i]`, its placed item) gets the record and the Retry Policy's decision.
+	 */
+	async dial(
+		indices: number[],
+		settings: RequestSettings,
+		baseURL: string,
+		results: Array<{ json: IDataObject; pairedItem: { item: number } } | undefined>,
+		hooks: Pick<DialerHooks, 'place' | 'stopped'> & { hold(i: number): boolean },
+	): Promise<DialerStats> {
+		const cancel = this.ctx.getExecutionCancelSignal?.();
+		return await dialWithCap(
+			indices,
+			{ cap: this.run.maxCallsInFlight!, intervalMs: this.run.statusCheckIntervalMs, maxCallMs: this.run.maxCallMs },
+			{
+				hold: (i) => hooks.hold(i),
+				place: async (i): Promise<PlaceResult> => await hooks.place(i),
+				read: async (i, internalId) => {
+					const response = await readStatusOnce(this.ctx, settings, internalId, i, baseURL);
+					if (response.statusCode === 404) return 'pending';
+					const at = Date.now();
+					const record = statusRecordItem(internalId, response.body);
+					const placed = { ...results[i]!.json };
+					delete placed.status;
+					results[i] = {
+						json: {
+							...placed,
+							...record,
+							resultSource: 'status',
+							resultReadAt: new Date(at).toISOString(),
+							...campaignFields(this.items[i], decideNextCall(this.policies[i], record.dialStatus, this.items[i].attempt, at)),
+						},
+						pairedItem: { item: i },
+					};
+					return 'ended';
+				},
+				giveUp: (i, why, error) => {
+					const item = results[i];
+					if (why === 'refused') {
+						results[i] = {
+							json: {
+								error: 'The account stayed at its limit of calls in flight (429) for Max Call Length: the call was not placed',
+								outcome: 'rejected',
+								placed: false,
+								...campaignFields(this.items[i], noCall('not placed: the account stayed at its call limit')),
+							},
+							pairedItem: { item: i },
+						};
+						return;
+					}
+					if (!item) return;
+					item.json = {
+						...item.json,
+						resultSource: 'status',
+						statusRecord: 'pending',
+						...(error ? { statusError: error.message } : {}),
+						message: `The call record did not appear within Max Call Length (${this.run.maxCallMs / 60_000} min); its line was counted free. Read it later with Call Status → Get.`,
+						...campaignFields(this.items[i], decideNextCall(this.policies[i], null, this.items[i].attempt, Date.now())),
+					};
+				},
+				stopped: () => hooks.stopped() || cancel?.aborted === true,
+			},
+		);
+	}
+}

@@ -1,0 +1,212 @@
+import type { INode } from 'n8n-workflow';
+
+import { kindOf, invalid } from './validation';
+
+/*
+ * Calling hours: the days and the local times a contact may be called, in a time zone. Time zones come
+ * from the platform's own Intl (IANA names, daylight-saving rules included); no library.
+ *
+ * A window starts on each chosen day at From and ends at the next To: the same day when To is later,
+ * the next day when it is earlier (22:00 to 02:00 on Friday is Friday 22:00 to Saturday 02:00). Local
+ * wall-clock times: on the day clocks go forward, a From inside the skipped hour opens the window when the
+ * clocks jump; on the day they go back, the repeated hour is inside the window if its time is.
+ */
+
+export const WEEKDAYS = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'] as const;
+export type Weekday = (typeof WEEKDAYS)[number];
+
+export interface CallingWindow {
+	/** Days a window starts on (0 = Sunday). */
+	days: Set<number>;
+	/** Minutes after local midnight. */
+	from: number;
+	/** Minutes after local midnight (1440 = midnight at the end of the day); never equal to `from`. */
+	to: number;
+	timeZone: string;
+	/** "Mon-Fri 09:00-20:00 Europe/Rome", for reasons. */
+	label: string;
+}
+
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
+/** Whether `timeZone` is a time zone this platform knows (an IANA name such as Europe/Rome, or UTC). */
+export function isTimeZone(timeZone: string): boolean {
+	try {
+		formatter(timeZone);
+		return true;
+	} catch {
+		return false;
+	}
+}
+
+function formatter(timeZone: string): Intl.DateTimeFormat {
+	let format = formatters.get(timeZone);
+	if (!format) {
+		format = new Intl.DateTimeFormat('en-US', {
+			timeZone,
+			hourCycle: 'h23',
+			year: 'numeric',
+			month: 'numeric',
+			day: 'numeric',
+			hour: 'numeric',
+			minute: 'numeric',
+			second: 'numeric',
+			weekday: 'short',
+		});
+		formatters.set(timeZone, format);
+	}
+	return format;
+}
+
+interface LocalTime {
+	year: number;
+	month: number;
+	day: number;
+	hour: number;
+	minute: number;
+	second: number;
+	weekday: number;
+}
+
+const SHORT_DAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
+
+/** The wall-clock time at instant `ms` in `timeZone`. */
+export function localTime(ms: number, timeZone: string): LocalTime {
+	const parts: Record<string, string> = {};
+	for (const part of formatter(timeZone).formatToParts(new Date(ms))) parts[part.type] = part.value;
+	return {
+		year: Number(parts.year),
+		month: Number(parts.month),
+		day: Number(parts.day),
+		hour: Number(parts.hour) % 24,
+		minute: Number(parts.minute),
+		second: Number(parts.second),
+		weekday: SHORT_DAYS.indexOf(parts.weekday),
+	};
+}
+
+/** How far `timeZone` is ahead of UTC at instant `ms` (ms, whole seconds). */
+function offsetAt(ms: number, timeZone: string): number {
+	const t = localTime(ms, timeZone);
+	const asUtc = Date.UTC(t.year, t.month - 1, t.day, t.hour, t.minute, t.second);
+	return asUtc - Math.floor(ms / 1000) * 1000;
+}
+
+/**
+ * The instant the clocks of `timeZone` show `minutes` after midnight on the given date. A time skipped
+ * by a daylight-saving change gives the instant the clocks jump; a time shown twice gives the first.
+ */
+export function zonedInstant(year: number, month: number, day: number, minutes: number, timeZone: string): number {
+	const wall = Date.UTC(year, month - 1, day, 0, minutes);
+	const before = offsetAt(wall - 86_400_000, timeZone);
+	const after = offsetAt(wall + 86_400_000, timeZone);
+	const shows = (ms: number) => {
+		const t = localTime(ms, timeZone);
+		return Date.UTC(t.year, t.month - 1, t.day, t.hour, t.minute) === wall;
+	};
+	const candidates = [wall - before, wall - after].filter(shows).sort((a, b) => a - b);
+	if (candidates.length > 0) return candidates[0];
+	// Skipped: find the instant the offset changes between the two readings (to the second).
+	let low = Math.min(wall - before, wall - after);
+	let high = Math.max(wall - before, wall - after);
+	const lowOffset = offsetAt(low, timeZone);
+	while (high - low > 1000) {
+		const mid = Math.floor((low + high) / 2000) * 1000;
+		if (offsetAt(mid, timeZone) === lowOffset) low = mid;
+		else high = mid;
+	}
+	return high;
+}
+
+/** Whether the window is open at instant `ms`. */
+export function isOpen(window: CallingWindow, ms: number): boolean {
+	const t = localTime(ms, window.timeZone);
+	const minute = t.hour * 60 + t.minute;
+	if (window.from < window.to) return window.days.has(t.weekday) && minute >= window.from && minute < window.to;
+	return (window.days.has(t.weekday) && minute >= window.from) || (window.days.has((t.weekday + 6) % 7) && minute < window.to);
+}
+
+/** The first instant at or after `ms` the window is open. */
+export function nextOpening(window: CallingWindow, ms: number): number {
+	if (isOpen(window, ms)) return ms;
+	const today = localTime(ms, window.timeZone);
+	for (let offset = 0; offset <= 8; offset++) {
+		const date = new Date(Date.UTC(today.year, today.month - 1, today.day + offset));
+		if (!window.days.has(date.getUTCDay())) continue;
+		const opens = zonedInstant(date.getUTCFullYear(), date.getUTCMonth() + 1, date.getUTCDate(), window.from, window.timeZone);
+		if (opens > ms) return opens;
+	}
+	// Unreachable with at least one day chosen: every week has one.
+	throw new Error('calling window has no day');
+}
+
+// ------------------------------------------------------------------------------------------------- reading
+
+const DAY_LABEL = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
+const TIME = /^([01]?\d|2[0-3]):([0-5]\d)$/;
+
+function clock(minutes: number): string {
+	return `${String(Math.floor(minutes / 60)).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`;
+}
+
+function readTime(node: INode, field: string, value: unknown, itemIndex: number, allowEndOfDay: boolean): number {
+	const text = typeof value === 'string' ? value.trim() : '';
+	if (allowEndOfDay && text === '24:00') return 1440;
+	const match = TIME.exec(text);
+	if (!match) {
+		throw invalid(
+			node,
+			field,
+			`must be a time of day as HH:MM, e.g. 09:00 or 20:30${allowEndOfDay ? ' (24:00 for the end of the day)' : ''} (got ${typeof value === 'string' ? `"${value}"` : kindOf(value)})`,
+			itemIndex,
+		);
+	}
+	return Number(match[1]) * 60 + Number(match[2]);
+}
+
+/**
+ * Reads the Calling Hours fields ({days, from, to, timeZone}); an empty time zone is the workflow's.
+ * Errors name the field and the rule.
+ */
+export function readCallingWindow(
+	node: INode,
+	raw: { days?: unknown; from?: unknown; to?: unknown; timeZone?: unknown },
+	workflowTimeZone: string,
+	itemIndex: number,
+): CallingWindow {
+	const rawDays = typeof raw.days === 'string' ? raw.days.split(',') : raw.days;
+	if (!Array.isArray(rawDays) || rawDays.length === 0) {
+		throw invalid(node, 'Calling Hours > Days', 'must name at least one day of the week', itemIndex);
+	}
+	const days = new Set<number>();
+	for (const day of rawDays) {
+		const index = WEEKDAYS.indexOf(String(day).trim().toLowerCase() as Weekday);
+		if (index < 0) throw invalid(node, 'Calling Hours > Days', `must be days of the week, e.g. monday (got "${String(day)}")`, itemIndex);
+		days.add(index);
+	}
+	const from = readTime(node, 'Calling Hours > From', raw.from, itemIndex, false);
+	const to = readTime(node, 'Calling Hours > To', raw.to, itemIndex, true);
+	if (to === from) {
+		throw invalid(
+			node,
+			'Calling Hours > To',
+			`must differ from From (${clock(from)}): a window that ends when it starts is empty; for the whole day use 00:00 to 24:00`,
+			itemIndex,
+		);
+	}
+	const zone = raw.timeZone;
+	if (zone !== undefined && zone !== null && typeof zone !== 'string') {
+		throw invalid(node, 'Calling Hours > Time Zone', `must be a time zone name such as Europe/Rome, not ${kindOf(zone)}`, itemIndex);
+	}
+	const timeZone = typeof zone === 'string' && zone.trim() !== '' ? zone.trim() : workflowTimeZone;
+	if (!isTimeZone(timeZone)) {
+		throw invalid(
+			node,
+			'Calling Hours > Time Zone',
+			`unknown time zone "${timeZone}": use an IANA name such as Europe/Rome, America/New_York or UTC`,
+			itemIndex,
+		);
+	}
+	const dayList = [...days].sort((a, b) => ((a + 6) % 7) - ((b + 6) % 7)).map((d) => DAY_LABEL[d]);
+	return { days, from, to, timeZone, label: `${dayList.join(' ')} ${clock(from)}-${clock(to)} ${timeZone}` };
+}

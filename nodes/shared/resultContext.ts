@@ -1,0 +1,171 @@
+import type { IDataObject, INode } from 'n8n-workflow';
+
+import { isObject } from './object';
+import { invalid, kindOf } from './validation';
+
+/*
+ * Result Context: a few fields (contact id, campaign, ...) and the attempt number that come back with a
+ * call's result, so the workflow that receives it knows whom it is about without a lookup table.
+ *
+ * With Place Call they travel in the Call Result URL's query string (`ctx_attempt=2&ctx_contactId=42`):
+ * the platform posts the result to that exact URL, the trigger reads them after it has checked its secret
+ * (a path segment of the same URL). Nothing is stored anywhere. With Call and Wait they stay in the
+ * waiting execution. The limits keep the URL short and plain (many systems cut URLs near 2,000 bytes).
+ */
+
+export const CONTEXT_PREFIX = 'ctx_';
+const ATTEMPT_PARAM = `${CONTEXT_PREFIX}attempt`;
+export const MAX_CONTEXT_FIELDS = 10;
+export const MAX_CONTEXT_VALUE_LENGTH = 200;
+/** Bytes of the encoded query the context adds to the Call Result URL (attempt included). */
+export const MAX_CONTEXT_BYTES = 1024;
+export const MAX_ATTEMPT = 100;
+/** A name: a letter, then letters, digits or "_", at most 32 (also a safe JSON key and query name). */
+const NAME = /^[A-Za-z][A-Za-z0-9_]{0,31}$/;
+/** Control characters (C0, DEL, C1) and unpaired surrogates have no place in a URL or a value shown in n8n. */
+function hasForbiddenCharacter(text: string): boolean {
+	for (let i = 0; i < text.length; i++) {
+		const code = text.charCodeAt(i);
+		if (code < 0x20 || (code >= 0x7f && code <= 0x9f)) return true;
+		if (code >= 0xd800 && code <= 0xdbff) {
+			const next = text.charCodeAt(i + 1);
+			if (!(next >= 0xdc00 && next <= 0xdfff)) return true;
+			i++;
+		} else if (code >= 0xdc00 && code <= 0xdfff) {
+			return true;
+		}
+	}
+	return false;
+}
+const RESERVED = new Set(['attempt']);
+
+export type ResultContext = Record<string, string>;
+
+export const CONTEXT_RULES = `at most ${MAX_CONTEXT_FIELDS} fields; names of 1 to 32 letters, digits and "_" starting with a letter ("attempt" is Campaign > Attempt); values text or numbers of at most ${MAX_CONTEXT_VALUE_LENGTH} characters, without control characters; ${MAX_CONTEXT_BYTES} bytes in all once encoded`;
+
+/** The attempt number: a whole number from 1 to MAX_ATTEMPT (text of digits accepted). */
+export function readAttempt(node: INode, value: unknown, itemIndex: number, field = 'Campaign > Attempt'): number {
+	const n = typeof value === 'string' && /^\s*\d+\s*$/.test(value) ? Number(value) : value;
+	if (typeof n !== 'number' || !Number.isInteger(n) || n < 1 || n > MAX_ATTEMPT) {
+		const got = typeof value === 'string' ? `"${value}"` : typeof value === 'number' ? String(value) : kindOf(value);
+		throw invalid(node, field, `must be a whole number from 1 to ${MAX_ATTEMPT} (got ${got})`, itemIndex);
+	}
+	return n;
+}
+
+/** Reads the Result Context fields ({fields: [{name, value}]}) and checks them against CONTEXT_RULES. */
+export function readResultContext(node: INode, raw: unknown, attempt: number, itemIndex: number): ResultContext {
+	const field = 'Campaign > Result Context';
+	const entries = isObject(raw) && Array.isArray(raw.fields) ? (raw.fields as IDataObject[]) : [];
+	if (entries.length > MAX_CONTEXT_FIELDS) {
+		throw invalid(node, field, `has ${entries.length} fields; at most ${MAX_CONTEXT_FIELDS} are carried to the result`, itemIndex);
+	}
+	const context: ResultContext = {};
+	for (const entry of entries) {
+		const name = typeof entry.name === 'string' ? entry.name.trim() : '';
+		if (!NAME.test(name)) {
+			throw invalid(
+				node,
+				field,
+				`field name "${String(entry.name ?? '')}" is not allowed: 1 to 32 letters, digits and "_", starting with a letter`,
+				itemIndex,
+			);
+		}
+		if (RESERVED.has(name)) throw invalid(node, field, `must not name a field "${name}": set Campaign > Attempt instead`, itemIndex);
+		if (name in context) throw invalid(node, field, `names "${name}" twice`, itemIndex);
+		const value = entry.value;
+		let text: string;
+		if (typeof value === 'string') text = value;
+		else if (typeof value === 'number' && Number.isFinite(value)) text = String(value);
+		else if (typeof value === 'boolean') text = String(value);
+		else if (value === undefined || value === null) text = '';
+		else throw invalid(node, field, `"${name}" must be text or a number, not ${kindOf(value)} (check the expression)`, itemIndex);
+		if (text.length > MAX_CONTEXT_VALUE_LENGTH) {
+			throw invalid(node, field, `"${name}" has ${text.length} characters; at most ${MAX_CONTEXT_VALUE_LENGTH} are carried`, itemIndex);
+		}
+		if (hasForbiddenCharacter(text)) {
+			throw invalid(node, field, `"${name}" contains a control character (line break, tab, ...) or a broken character: not allowed in a URL`, itemIndex);
+		}
+		context[name] = text;
+	}
+	const bytes = contextQuery(context, attempt).length;
+	if (bytes > MAX_CONTEXT_BYTES) {
+		throw invalid(node, field, `is ${bytes} bytes once encoded for the Call Result URL; at most ${MAX_CONTEXT_BYTES}`, itemIndex);
+	}
+	return context;
+}
+
+/** The query string the context adds: `ctx_attempt=2&ctx_<name>=<value>...`. */
+export function contextQuery(context: ResultContext, attempt: number): string {
+	const params = new URLSearchParams();
+	params.set(ATTEMPT_PARAM, String(attempt));
+	for (const [name, value] of Object.entries(context)) params.set(`${CONTEXT_PREFIX}${name}`, value);
+	return params.toString();
+}
+
+/**
+ * The Call Result URL with the context appended to its query (whatever query it has is kept). A URL
+ * that carries context parameters already is refused: the result would come back with two.
+ */
+export function urlWithContext(node: INode, url: string, context: ResultContext, attempt: number, itemIndex: number): string {
+	const parsed = new URL(url);
+	for (const key of parsed.searchParams.keys()) {
+		if (key.startsWith(CONTEXT_PREFIX)) {
+			throw invalid(
+				node,
+				'Call Result URL',
+				`must not have a query parameter starting with "${CONTEXT_PREFIX}" (${key}): Campaign > Attempt and Result Context add them`,
+				itemIndex,
+			);
+		}
+	}
+	const [beforeHash, hash] = url.split('#', 2);
+	const separator = beforeHash.includes('?') ? (beforeHash.endsWith('?') || beforeHash.endsWith('&') ? '' : '&') : '?';
+	return `${beforeHash}${separator}${contextQuery(context, attempt)}${hash !== undefined ? `#${hash}` : ''}`;
+}
+
+export type ParsedContext =
+	| { ok: true; present: false }
+	| { ok: true; present: true; attempt: number; context: ResultContext }
+	| { ok: false; reason: string };
+
+/**
+ * The context of a request URL's query (raw text after "?"). No context parameter: not present (the
+ * call was placed without one, or the platform dropped the query). Parameters that break the rules
+ * above are refused: they were not made by a placement.
+ */
+export function parseContextQuery(query: string): ParsedContext {
+	let params: URLSearchParams;
+	try {
+		params = new URLSearchParams(query);
+	} catch {
+		return { ok: false, reason: 'the query string is not readable' };
+	}
+	const context: ResultContext = {};
+	let attempt: number | undefined;
+	let count = 0;
+	let bytes = 0;
+	for (const [key, value] of params) {
+		if (!key.startsWith(CONTEXT_PREFIX)) continue;
+		bytes += key.length + value.length;
+		if (key === ATTEMPT_PARAM) {
+			if (attempt !== undefined || !/^\d{1,3}$/.test(value) || Number(value) < 1 || Number(value) > MAX_ATTEMPT) {
+				return { ok: false, reason: `${ATTEMPT_PARAM} must appear once, as a whole number from 1 to ${MAX_ATTEMPT}` };
+			}
+			attempt = Number(value);
+			continue;
+		}
+		const name = key.slice(CONTEXT_PREFIX.length);
+		if (!NAME.test(name) || RESERVED.has(name) || name in context) return { ok: false, reason: `context parameter "${key}" is not allowed` };
+		if (value.length > MAX_CONTEXT_VALUE_LENGTH || hasForbiddenCharacter(value)) {
+			return { ok: false, reason: `context parameter "${key}" is too long or has a control character` };
+		}
+		if (++count > MAX_CONTEXT_FIELDS) return { ok: false, reason: `more than ${MAX_CONTEXT_FIELDS} context fields` };
+		context[name] = value;
+	}
+	if (attempt === undefined) {
+		return count === 0 ? { ok: true, present: false } : { ok: false, reason: `context without ${ATTEMPT_PARAM}` };
+	}
+	if (bytes > MAX_CONTEXT_BYTES) return { ok: false, reason: `context longer than ${MAX_CONTEXT_BYTES} bytes` };
+	return { ok: true, present: true, attempt, context };
+}
