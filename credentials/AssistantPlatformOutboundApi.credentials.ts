@@ -6,6 +6,8 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
+import { assertUsable, baseUrlProblem, keyProblem, withHeaders } from './checks';
+
 /**
  * Outbound API credential: the outbound secret (header `X-APIKEY-SECRET-SERVICE`) and, optionally,
  * the assistant API key that outbound call requests carry in their body as `assistantApiKey`.
@@ -54,14 +56,16 @@ export class AssistantPlatformOutboundApi implements ICredentialType {
 
 	// A function, not a generic block: n8n calls it with the decrypted credential on every request and
 	// it sets the header directly, where a `={{ }}` value would go through n8n's expression engine on
-	// every request (docs/performance.md, fix B). The other headers of the request are kept.
-	authenticate: IAuthenticate = async (credentials, requestOptions) => ({
-		...requestOptions,
-		headers: {
-			...(requestOptions.headers ?? {}),
-			'X-APIKEY-SECRET-SERVICE': String(credentials.outboundApiKey ?? ''),
-		},
-	});
+	// every request (docs/performance.md, fix B). The other headers of the request are kept. It refuses
+	// a credential that would send the key where nobody meant, before anything is sent: the Test
+	// button's request included (checks.ts).
+	authenticate: IAuthenticate = async (credentials, requestOptions) => {
+		assertUsable(this.displayName, [
+			['Outbound Base URL', baseUrlProblem(credentials.outboundUrl)],
+			['Outbound API Key', keyProblem(credentials.outboundApiKey)],
+		]);
+		return withHeaders(requestOptions, { 'X-APIKEY-SECRET-SERVICE': String(credentials.outboundApiKey) });
+	};
 
 	// The outbound API has no read-only "who am I" endpoint: a status query for an id that cannot exist
 	// is answered 404 once the key is accepted and 401 when it is not. n8n fails a test on any non-2xx

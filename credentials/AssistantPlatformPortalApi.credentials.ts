@@ -6,6 +6,8 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
+import { assertUsable, baseUrlProblem, keyProblem, withHeaders } from './checks';
+
 /**
  * Management API credential: the portal API key (Security > API Key in the platform portal),
  * sent as `Authorization: Bearer <key>` to `{baseUrl}/api/v1/...`.
@@ -46,14 +48,16 @@ export class AssistantPlatformPortalApi implements ICredentialType {
 
 	// A function, not a generic block: n8n calls it with the decrypted credential on every request and
 	// it sets the header directly, where a `={{ }}` value would go through n8n's expression engine on
-	// every request (docs/performance.md, fix B). The other headers of the request are kept.
-	authenticate: IAuthenticate = async (credentials, requestOptions) => ({
-		...requestOptions,
-		headers: {
-			...(requestOptions.headers ?? {}),
-			Authorization: `Bearer ${String(credentials.portalApiKey ?? '')}`,
-		},
-	});
+	// every request (docs/performance.md, fix B). The other headers of the request are kept. It refuses
+	// a credential that would send the key where nobody meant, before anything is sent: the Test
+	// button's request included (checks.ts).
+	authenticate: IAuthenticate = async (credentials, requestOptions) => {
+		assertUsable(this.displayName, [
+			['Management Base URL', baseUrlProblem(credentials.baseUrl)],
+			['Portal API Key', keyProblem(credentials.portalApiKey)],
+		]);
+		return withHeaders(requestOptions, { Authorization: `Bearer ${String(credentials.portalApiKey)}` });
+	};
 
 	test: ICredentialTestRequest = {
 		request: {

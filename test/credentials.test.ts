@@ -91,3 +91,28 @@ describe('Outbound API credential', () => {
 		}
 	});
 });
+
+describe("the Test button refuses a credential that would send its key where nobody meant, before anything is sent", () => {
+	const withUserInfo = (url: string) => url.replace('http://', 'http://user:pw@');
+	const cases: Array<[string, string, (url: string) => Record<string, string>, RegExp]> = [
+		['Portal: a base URL with a query', 'assistantPlatformPortalApi', (url) => ({ baseUrl: `${url}?x=1` }), /"Management Base URL".*query/],
+		['Portal: a base URL with a fragment', 'assistantPlatformPortalApi', (url) => ({ baseUrl: `${url}#frag` }), /"Management Base URL".*fragment/],
+		['Portal: a base URL with user info', 'assistantPlatformPortalApi', (url) => ({ baseUrl: withUserInfo(url) }), /"Management Base URL".*user name or password/],
+		['Portal: an empty key', 'assistantPlatformPortalApi', () => ({ portalApiKey: '' }), /"Portal API Key".*empty/],
+		['Portal: a blank key', 'assistantPlatformPortalApi', () => ({ portalApiKey: '   ' }), /"Portal API Key".*empty/],
+		['Outbound: a base URL with a query', 'assistantPlatformOutboundApi', (url) => ({ outboundUrl: `${url}?x=1` }), /"Outbound Base URL".*query/],
+		['Outbound: a base URL with a fragment', 'assistantPlatformOutboundApi', (url) => ({ outboundUrl: `${url}#frag` }), /"Outbound Base URL".*fragment/],
+		['Outbound: a base URL with user info', 'assistantPlatformOutboundApi', (url) => ({ outboundUrl: withUserInfo(url) }), /"Outbound Base URL".*user name or password/],
+		['Outbound: an empty key', 'assistantPlatformOutboundApi', () => ({ outboundApiKey: '' }), /"Outbound API Key".*empty/],
+		['Outbound: a blank key', 'assistantPlatformOutboundApi', () => ({ outboundApiKey: ' \t' }), /"Outbound API Key".*empty/],
+	];
+
+	test.each(cases)('%s', async (_what, type, change, says) => {
+		fx.sandbox.clearJournal();
+		const base = type === 'assistantPlatformPortalApi' ? fx.portal : fx.outbound;
+		const result = await testCredential(type, { ...base, ...change(fx.sandbox.url) });
+		expect(result.status).toBe('Error');
+		expect(result.message).toMatch(says);
+		expect(fx.sandbox.journal).toEqual([]);
+	});
+});

@@ -9,7 +9,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { isToolRun } from '../shared/agentTool';
 import { outboundBaseUrl } from '../shared/transport';
-import { invalid } from '../shared/validation';
+import { invalid, numberField } from '../shared/validation';
 import {
 	DEFAULT_MAX_WAIT_MINUTES,
 	DEFAULT_RESULT_RECORD_WAIT_SECONDS,
@@ -30,7 +30,7 @@ import { CALL_RESULT_FIELDS, callResultFields, parseCallResult } from '../shared
 import { isObject } from '../shared/object';
 import { outboundApi, readRequestSettings } from '../shared/outbound';
 import { pollStatus } from '../shared/statusPoll';
-import { refuse } from '../shared/webhookReply';
+import { callbackBodyTooLarge, MAX_CALLBACK_BODY_BYTES, refuse } from '../shared/webhookReply';
 import { campaignFields, heldItem, notYet, readCampaignItem, readCampaignRun } from '../shared/campaign';
 import type { CampaignItem } from '../shared/campaign';
 import { decideNextCall, noCall, readRetryPolicy } from '../shared/retryPolicy';
@@ -86,7 +86,9 @@ export async function placeCallAndWait(this: IExecuteFunctions): Promise<INodeEx
 	}
 
 	const settings = readRequestSettings(node, this.getNodeParameter('requestOptions', 0, {}), 0);
-	const maxWaitMinutes = Number(this.getNodeParameter('maxWaitMinutes', 0, DEFAULT_MAX_WAIT_MINUTES));
+	const maxWaitMinutes = numberField(node, 'Max Wait (Minutes)', this.getNodeParameter('maxWaitMinutes', 0, DEFAULT_MAX_WAIT_MINUTES), DEFAULT_MAX_WAIT_MINUTES, 0);
+	// Read by the resume webhook: checked here, before the call is placed.
+	numberField(node, 'Status Read Wait After Result (Seconds)', this.getNodeParameter('options.resultRecordWait', 0, DEFAULT_RESULT_RECORD_WAIT_SECONDS), 0, 0);
 	if (!Number.isFinite(maxWaitMinutes) || maxWaitMinutes <= 0 || maxWaitMinutes > MAX_WAIT_MINUTES_LIMIT) {
 		throw invalid(node, 'Max Wait (Minutes)', `must be a number above 0 and at most ${MAX_WAIT_MINUTES_LIMIT}`, 0);
 	}
@@ -203,6 +205,9 @@ function waitingItem(ctx: IWebhookFunctions): IDataObject | undefined {
  */
 export async function placeCallAndWaitWebhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 	const node = this.getNode();
+	// The bound the trigger applies: n8n has read (and decoded) the body, up to its own 16 MB.
+	const req = this.getRequestObject() as unknown as { headers: Record<string, unknown>; rawBody?: unknown };
+	if (callbackBodyTooLarge(req.headers, req.rawBody)) return refuse(this, 413, `body larger than ${MAX_CALLBACK_BODY_BYTES} bytes`);
 	const parsed = parseCallResult(this.getBodyData());
 	if (!parsed.ok) return refuse(this, 400, `Not a call result: ${parsed.reason}`);
 	const result = parsed.value;

@@ -16,7 +16,7 @@ import { callResultFields, parseCallResult } from '../shared/callResult';
 import { assertSupportedN8n } from '../shared/n8nSupport';
 import { isObject } from '../shared/object';
 import { searchAssistants } from '../shared/searchAssistants';
-import { refuse } from '../shared/webhookReply';
+import { callbackBodyTooLarge, refuse } from '../shared/webhookReply';
 
 import { triggerProperties } from './description';
 import type { EventName } from './events';
@@ -292,9 +292,7 @@ export class AssistantPlatformTrigger implements INodeType {
 		}
 
 		// 4. Size.
-		const declared = Number(header(req, 'content-length') ?? 0);
-		const rawLength = req.rawBody instanceof Uint8Array ? req.rawBody.length : 0;
-		if (declared > MAX_BODY_BYTES || rawLength > MAX_BODY_BYTES) {
+		if (callbackBodyTooLarge(req.headers, req.rawBody)) {
 			return refuse(this, 413, `body larger than ${MAX_BODY_BYTES} bytes`);
 		}
 

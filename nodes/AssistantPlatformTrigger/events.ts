@@ -2,6 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import type { Parsed } from '../shared/callResult';
 import { isObject } from '../shared/object';
+import { MAX_CALLBACK_BODY_BYTES } from '../shared/webhookReply';
 
 /** The three events, their option values and the last path segment of their URL. */
 export const EVENTS = [
@@ -23,8 +24,8 @@ export function slugOf(event: EventName): string {
 	return EVENTS.find((e) => e.value === event)!.slug;
 }
 
-/** Largest body accepted (1 MiB); a call result is under 200 bytes, extracted data a few KB. */
-export const MAX_BODY_BYTES = 1024 * 1024;
+/** Largest body accepted (1 MiB, the one bound of every callback: nodes/shared/webhookReply.ts). */
+export const MAX_BODY_BYTES = MAX_CALLBACK_BODY_BYTES;
 
 /**
  * Reads the JSON body: from the raw bytes when n8n kept them (any content type), else from the body

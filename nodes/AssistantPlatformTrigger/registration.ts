@@ -1,7 +1,7 @@
 import type { IDataObject, IHookFunctions, INode } from 'n8n-workflow';
 
 import { portalRequest } from '../shared/transport';
-import { assertPathId, invalid } from '../shared/validation';
+import { assertPathId, invalid, numberField, textField } from '../shared/validation';
 import type { SchemaProperty } from '../shared/extractionSchema';
 import { clearedExtraction, readExtractionSchema } from '../shared/extractionSchema';
 
@@ -61,15 +61,18 @@ export function readConfig(ctx: IHookFunctions, forRegistration: boolean): Trigg
 	if (problem) throw invalid(node, 'Webhook Secret', problem);
 
 	const options = ctx.getNodeParameter('options', {}) as IDataObject;
-	if (typeof options.ipAllowlist === 'string' && options.ipAllowlist.trim() !== '') {
-		const { ranges, invalid: bad } = parseAllowlist(options.ipAllowlist);
+	// Security settings of the wrong type are refused: read as empty they would switch a check off.
+	const allowlist = textField(node, 'IP Allowlist', options.ipAllowlist, undefined, { numbers: false });
+	if (allowlist !== '') {
+		const { ranges, invalid: bad } = parseAllowlist(allowlist);
 		if (bad.length > 0) {
 			throw invalid(node, 'IP Allowlist', `not an IP address or CIDR range: ${bad.map((b) => `"${b}"`).join(', ')}`);
 		}
 		if (ranges.length === 0) throw invalid(node, 'IP Allowlist', 'lists no address');
 	}
-	const headerName = typeof options.authHeaderName === 'string' ? options.authHeaderName.trim() : '';
-	const headerValue = typeof options.authHeaderValue === 'string' ? options.authHeaderValue : '';
+	const headerName = textField(node, 'Auth Header Name', options.authHeaderName, undefined, { numbers: false });
+	const headerValue = textField(node, 'Auth Header Value', options.authHeaderValue, undefined, { trim: false, numbers: false });
+	numberField(node, 'Remember Deliveries For (Minutes)', options.repeatWindowMinutes, 0);
 	if ((headerName === '') !== (headerValue === '')) {
 		throw invalid(
 			node,
@@ -92,7 +95,7 @@ export function readConfig(ctx: IHookFunctions, forRegistration: boolean): Trigg
 	}
 	config.assistantId = assertPathId(node, 'Assistant', assistantId);
 	if (events.includes('conversationEnd')) {
-		const authName = (ctx.getNodeParameter('authName', '') as string).trim();
+		const authName = textField(node, 'Authentication Name', ctx.getNodeParameter('authName', ''));
 		config.authName = authName === '' ? null : authName;
 		if (headerName !== '' && config.authName === null) {
 			throw invalid(

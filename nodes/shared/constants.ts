@@ -9,6 +9,16 @@ export const MAX_EMPTY_PAGES = 10;
 /** Pages one walk reads at most unless Options > Max Pages says otherwise (500,000 items at 500 a page). */
 export const DEFAULT_MAX_PAGES = 1_000;
 
+/** One MB as the size options count it (1,048,576 bytes). */
+export const MB = 1024 * 1024;
+/**
+ * Largest answer read, in MB after decompression, unless Settings > Request Options > Max Response
+ * Size says otherwise: a page of 500 items is well under 1 MB.
+ */
+export const DEFAULT_MAX_RESPONSE_MB = 16;
+/** Largest list one walk reads (the sum of its pages, in MB) unless Options > Max List Size says otherwise. */
+export const DEFAULT_MAX_LIST_MB = 64;
+
 /** Default per-request timeout when the user sets none (n8n's own default is 5 minutes). */
 export const DEFAULT_TIMEOUT_MS = 30_000;
 

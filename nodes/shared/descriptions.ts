@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { DEFAULT_MAX_PAGES, MAX_PAGE_SIZE } from './constants';
+import { DEFAULT_MAX_LIST_MB, DEFAULT_MAX_PAGES, DEFAULT_MAX_RESPONSE_MB, MAX_PAGE_SIZE } from './constants';
 
 type Show = { resource: string[]; operation: string[] };
 
@@ -122,6 +122,14 @@ export function listProperties(show: Show, itemName: string): INodeProperties[] 
 					default: DEFAULT_MAX_PAGES,
 					description: `Return All stops with an error after this many pages, so that a list that never ends cannot exhaust n8n's memory. Raise it for ${itemName} lists longer than Max Pages × Page Size.`,
 				},
+				{
+					displayName: 'Max List Size (MB)',
+					name: 'maxListSize',
+					type: 'number',
+					typeOptions: { minValue: 1 },
+					default: DEFAULT_MAX_LIST_MB,
+					description: `Reading stops with an error once the pages read add up to more than this (counted after decompression), so that one list cannot exhaust n8n's memory. Use Limit or a filter to read less, or raise it for longer ${itemName} lists.`,
+				},
 			],
 		},
 	];
@@ -202,6 +210,15 @@ export function requestOptionsProperty(settings: { batching: boolean; timeoutDef
 				noDataExpression: true,
 				default: false,
 				description: 'Whether to connect even if SSL certificate validation is not possible',
+			},
+			{
+				displayName: 'Max Response Size (MB)',
+				name: 'maxResponseSize',
+				type: 'number',
+				typeOptions: { minValue: 1 },
+				default: DEFAULT_MAX_RESPONSE_MB,
+				description:
+					"Largest answer read from the platform, counted after decompression. A larger answer fails the item (when placing a call, with its outcome unknown), so that one answer cannot exhaust n8n's memory. Raise it for a Custom API Request that returns more.",
 			},
 			{
 				displayName: 'Proxy',

@@ -1,9 +1,9 @@
 import type { IDataObject, INode, INodeProperties } from 'n8n-workflow';
 
 import { SCHEMA_TYPES } from './constants';
-import { invalid } from './validation';
+import { invalid, kindOf, textField } from './validation';
 
-import { readText, splitList } from './text';
+import { splitList } from './text';
 
 /*
  * The extraction schema (PATCH .../runtime/hangup/schema), as Runtime → Configure Data Extraction
@@ -90,13 +90,13 @@ export function readExtractionSchema(
 	const seen = new Set<string>();
 	return properties.map((property, index) => {
 		const label = `${field} › Property ${index + 1}`;
-		const name = readText(property?.name);
+		const name = textField(node, `${label} › Name`, property?.name, itemIndex);
 		if (name === '') throw invalid(node, `${label} › Name`, 'must not be empty', itemIndex);
 		if (seen.has(name)) {
 			throw invalid(node, `${label} › Name`, `must be unique: "${name}" is used by an earlier property`, itemIndex);
 		}
 		seen.add(name);
-		const type = readText(property?.type ?? 'string');
+		const type = textField(node, `${label} › Type`, property?.type ?? 'string', itemIndex);
 		if (!SCHEMA_TYPES.includes(type)) {
 			throw invalid(node, `${label} › Type`, `must be one of ${SCHEMA_TYPES.join(', ')} (got "${type}")`, itemIndex);
 		}
@@ -107,11 +107,15 @@ export function readExtractionSchema(
 		const entry: SchemaProperty = {
 			name,
 			type,
-			description: typeof property?.description === 'string' ? property.description : '',
+			description: textField(node, `${label} › Description`, property?.description, itemIndex, { trim: false }),
 			required,
 		};
 		if (type === 'enum') {
-			const values = splitList(property?.enumValues);
+			const raw = property?.enumValues;
+			if (raw !== undefined && raw !== null && typeof raw !== 'string' && !Array.isArray(raw)) {
+				throw invalid(node, `${label} › Enum Values`, `must be comma-separated text or a list, not ${kindOf(raw)}`, itemIndex);
+			}
+			const values = splitList(raw);
 			const duplicate = values.find((value, i) => values.indexOf(value) !== i);
 			if (duplicate !== undefined) {
 				throw invalid(node, `${label} › Enum Values`, `must be unique: "${duplicate}" appears twice`, itemIndex);

@@ -11,10 +11,12 @@ import {
 	invalid,
 	isIpOrHostname,
 	parseJsonObject,
+	textField,
 } from './validation';
 import { redactUrl } from './redact';
 import { callResultFields, INTERNAL_ID_RULE, isInternalId } from './callResult';
 import { isObject } from './object';
+import { acceptanceContradiction } from './acceptance';
 import { describeUnknownOutcome, markNoCallPlaced, UNKNOWN_OUTCOME_DESCRIPTION } from './placementMessages';
 
 export type Route = 'trunk' | 'pbx';
@@ -82,7 +84,8 @@ export function readPlacement(
 	const callerId = assertE164(node, 'Caller ID', ctx.getNodeParameter('callerId', i, ''), i);
 	const options = (ctx.getNodeParameter('options', i, {}) ?? {}) as IDataObject;
 
-	const override = typeof options.assistantApiKeyOverride === 'string' ? options.assistantApiKeyOverride.trim() : '';
+	// Of the wrong type, an override is refused: read as empty it would place the call with the credential's key.
+	const override = textField(node, 'Assistant API Key Override', options.assistantApiKeyOverride, i, { numbers: false });
 	const key = override !== '' ? override : credentialKey;
 	if (key === '') {
 		throw invalid(
@@ -106,9 +109,8 @@ export function readPlacement(
 		if (options.sipPort !== undefined && options.sipPort !== null && options.sipPort !== '') {
 			sipPort = assertIntegerInRange(node, 'SIP Port', options.sipPort, 1, 65535, i);
 		}
-		if (typeof options.addPrompt === 'string' && options.addPrompt.trim() !== '') {
-			addPrompt = options.addPrompt;
-		}
+		const prompt = textField(node, 'Additional Prompt', options.addPrompt, i, { trim: false });
+		if (prompt.trim() !== '') addPrompt = prompt;
 	}
 
 	let callResultUrl: string | undefined;
@@ -173,7 +175,8 @@ function describeAnswer(body: unknown): string {
 /**
  * The output item of an accepted call: the platform's answer (minus any key) and the request summary.
  * A call is accepted only with an internal_id; any other 2xx (empty, 204, an error object, a proxy's
- * page) throws an error whose outcome is unknown: the call may or may not have been placed.
+ * page), or one that also says the call was not placed, throws an error whose outcome is unknown: the
+ * call may or may not have been placed.
  */
 export function placedItem(
 	node: INode,
@@ -182,7 +185,7 @@ export function placedItem(
 	placedAt: string,
 	itemIndex: number,
 ): IDataObject {
-	const answer = isObject(response.body) ? { ...response.body } : {};
+	const answer: IDataObject = isObject(response.body) ? response.body : {};
 	const id = answer.internal_id;
 	if (!isInternalId(id)) {
 		throw new NodeApiError(node, { status: response.statusCode } as JsonObject, {
@@ -192,15 +195,27 @@ export function placedItem(
 			itemIndex,
 		});
 	}
-	delete answer[KEY_FIELD.current];
-	delete answer[KEY_FIELD.legacy];
-	return {
-		...answer,
-		...callResultFields(id),
-		status: answer.status ?? null,
-		...placement.summary,
-		placedAt,
-	};
+	// An id and a refusal at once: not trusted either way, so a failed placement with outcome unknown.
+	const contradiction = acceptanceContradiction(answer);
+	if (contradiction) {
+		throw new NodeApiError(node, { status: response.statusCode, internal_id: id } as JsonObject, {
+			message: `The platform's answer names call ${JSON.stringify(id)} but says it was not placed (${contradiction})`,
+			description: 'An answer that both accepts and refuses a call is trusted neither way.',
+			httpCode: String(response.statusCode),
+			itemIndex,
+		});
+	}
+	// The answer without the assistant key, then the call-result fields and the request summary (one
+	// object, built once; a field of the answer keeps its place when a later one replaces its value).
+	const output: IDataObject = {};
+	for (const key of Object.keys(answer)) {
+		if (key !== KEY_FIELD.current && key !== KEY_FIELD.legacy) output[key] = answer[key];
+	}
+	Object.assign(output, callResultFields(id));
+	output.status = answer.status ?? null;
+	Object.assign(output, placement.summary);
+	output.placedAt = placedAt;
+	return output;
 }
 
 export type Outcome = 'rejected' | 'unknown';
@@ -227,7 +242,13 @@ export function describeOutcome(
 	call: { dst?: unknown; internalId?: unknown } = {},
 ): void {
 	if (outcome === 'rejected') markNoCallPlaced(error);
-	else describeUnknownOutcome(error, call);
+	else describeUnknownOutcome(error, { internalId: internalIdOf(error), ...call });
+}
+
+/** The internal_id an error's answer named (an acceptance that contradicts itself), if any. */
+function internalIdOf(error: Error): unknown {
+	const response = (error as { errorResponse?: unknown }).errorResponse;
+	return isObject(response) ? response.internal_id : undefined;
 }
 
 /** The per-item error output (Continue On Fail): the reason, whether the call may have been placed, and the request summary. */

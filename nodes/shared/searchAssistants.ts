@@ -1,5 +1,6 @@
 import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
 
+import { listSearchCursor } from './pageMeta';
 import { portalRequest } from './transport';
 
 /** Pages through assistants for the Assistant picker, filtered by name on the platform side. */
@@ -18,6 +19,5 @@ export async function searchAssistants(
 		value: String(assistant.assistantId),
 		description: typeof assistant.description === 'string' ? assistant.description : undefined,
 	}));
-	const next = page.meta?.hasMore === true ? page.meta?.nextCursor : undefined;
-	return { results, paginationToken: typeof next === 'string' && next !== '' ? next : undefined };
+	return { results, paginationToken: listSearchCursor(this.getNode(), page.meta) };
 }

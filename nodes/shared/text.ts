@@ -1,3 +1,5 @@
+import { MB } from './constants';
+
 /** A text parameter, trimmed; numbers are accepted as text, null/undefined as empty. */
 export function readText(value: unknown): string {
 	if (typeof value === 'number' && Number.isFinite(value)) return String(value);
@@ -8,4 +10,10 @@ export function readText(value: unknown): string {
 export function splitList(value: unknown): string[] {
 	const parts = Array.isArray(value) ? value : typeof value === 'string' ? value.split(',') : [];
 	return parts.map((part) => readText(part)).filter((part) => part !== '');
+}
+
+/** A size in MB as the size options count it: "16 MB", "1.5 MB". */
+export function formatMb(bytes: number): string {
+	const mb = bytes / MB;
+	return `${Number.isInteger(mb) ? mb : mb.toFixed(1)} MB`;
 }

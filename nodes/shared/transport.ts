@@ -12,13 +12,15 @@ import type {
 	IWebhookFunctions,
 	JsonObject,
 } from 'n8n-workflow';
-import { NodeApiError, sleep } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
 import { AssistantPlatformOutboundApi } from '../../credentials/AssistantPlatformOutboundApi.credentials';
 import { AssistantPlatformPortalApi } from '../../credentials/AssistantPlatformPortalApi.credentials';
 
 import {
+	DEFAULT_MAX_RESPONSE_MB,
 	DEFAULT_TIMEOUT_MS,
+	MB,
 	OUTBOUND_CREDENTIAL,
 	PORTAL_CREDENTIAL,
 	READ_BACKOFF_BASE_MS,
@@ -28,7 +30,8 @@ import {
 } from './constants';
 import { platformApiError, transportError } from './errors';
 import { MAX_JSON_DEPTH, redactSecrets, URL_FIELDS, urlSecrets } from './redact';
-import { invalid } from './validation';
+import { formatMb } from './text';
+import { invalid, kindOf, numberField, textField } from './validation';
 
 export type RequestContext =
 	| IExecuteFunctions
@@ -50,12 +53,42 @@ export interface RequestPolicy {
 	itemIndex?: number;
 	/** Status codes returned to the caller instead of thrown (e.g. 404 while a call record is pending). */
 	passStatuses?: number[];
+	/** A tighter bound than Max Response Size for this answer (what a list walk may still read). */
+	sizeLimit?: SizeLimit;
+}
+
+/** How many bytes (after decompression) an answer may have, and the setting that raises the bound. */
+export interface SizeLimit {
+	bytes: number;
+	/** Where the user raises it, e.g. "Settings > Request Options > Max Response Size". */
+	setting: string;
 }
 
 export interface PlatformResponse {
 	statusCode: number;
 	headers: IDataObject;
 	body: unknown;
+	/** Bytes of the answer as read, after decompression. */
+	bytes?: number;
+}
+
+const MAX_RESPONSE_SETTING = 'Settings > Request Options > Max Response Size';
+
+/** An answer that passed its size bound: the exchange was aborted and the answer not used. */
+export class AnswerTooLargeError extends NodeApiError {
+	constructor(
+		node: INode,
+		readonly limit: SizeLimit,
+		itemIndex?: number,
+	) {
+		const reason = `The platform answered more than ${formatMb(limit.bytes)} (${limit.setting})`;
+		super(node, { message: reason } as JsonObject, {
+			message: reason,
+			description: `Answers are read up to this size after decompression, so that one answer cannot exhaust n8n's memory; this one was stopped there and not used. If the platform really sends answers this large (e.g. to a Custom API Request), raise ${limit.setting} (MB); otherwise check the base URL in the credential (a proxy or another host may be answering).`,
+			httpCode: 'none',
+			itemIndex,
+		});
+	}
 }
 
 const TRANSIENT_NETWORK_CODES = new Set([
@@ -151,18 +184,26 @@ async function loadEndpoint(ctx: RequestContext, credential: CredentialName): Pr
 		credential === PORTAL_CREDENTIAL
 			? `${trimSlash(String(credentials.baseUrl ?? ''))}/api/v1`
 			: trimSlash(String(credentials.outboundUrl ?? ''));
+	// The credential's own `authenticate` (the one n8n applies to its credential test) sets the headers,
+	// and refuses a base URL with a query, a fragment or user info and an empty key (credentials/checks.ts).
+	const authenticate = CREDENTIAL_CLASSES[credential].authenticate as (
+		credentials: ICredentialDataDecryptedObject,
+		requestOptions: IHttpRequestOptions,
+	) => Promise<IHttpRequestOptions>;
+	let authenticated: IHttpRequestOptions;
+	try {
+		authenticated = await authenticate(credentials, { url: '', headers: {} });
+	} catch (error) {
+		throw new NodeOperationError(ctx.getNode(), (error as Error).message, {
+			description: `Fix it in the ${CREDENTIAL_LABEL[credential]} credential. Nothing was sent.`,
+		});
+	}
 	let origin = '';
 	try {
 		origin = new URL(base).origin;
 	} catch {
 		throw invalid(ctx.getNode(), `${CREDENTIAL_LABEL[credential]} credential`, `its base URL must be an http:// or https:// URL`);
 	}
-	// The credential's own `authenticate` (the one n8n applies to its credential test) sets the headers.
-	const authenticate = CREDENTIAL_CLASSES[credential].authenticate as (
-		credentials: ICredentialDataDecryptedObject,
-		requestOptions: IHttpRequestOptions,
-	) => Promise<IHttpRequestOptions>;
-	const authenticated = await authenticate(credentials, { url: '', headers: {} });
 	const secretFields = credential === PORTAL_CREDENTIAL ? ['portalApiKey'] : ['outboundApiKey', 'assistantApiKey'];
 	return {
 		baseURL: base,
@@ -250,7 +291,7 @@ function redirectError(node: INode, statusCode: number, headers: IDataObject, fr
 export async function platformRequest(
 	ctx: RequestContext,
 	credential: CredentialName,
-	options: IHttpRequestOptions,
+	options: IHttpRequestOptions & { maxResponseBytes?: number },
 	policy: RequestPolicy,
 ): Promise<PlatformResponse> {
 	const node = ctx.getNode();
@@ -258,18 +299,24 @@ export async function platformRequest(
 	const timeout = options.timeout && options.timeout > 0 ? options.timeout : DEFAULT_TIMEOUT_MS;
 	const url = targetUrl(node, endpoint, options, policy.itemIndex);
 	const secrets = secretsOf(endpoint, options.body);
-	const request: IHttpRequestOptions = {
+	const sizeLimit = answerLimit(options.maxResponseBytes, policy.sizeLimit);
+	// What the transport resolved itself is unset, not deleted (a deleted key slows the object down).
+	const request: IHttpRequestOptions & { maxResponseBytes?: number } = {
 		...options,
-		url,
+		baseURL: undefined,
+		qs: undefined,
+		maxResponseBytes: undefined,
+		url: withQuery(url, options.qs),
 		headers: { ...(options.headers ?? {}), ...endpoint.auth },
 		timeout,
 		json: options.json ?? true,
+		// The answer as a stream, already decompressed by n8n's client: counted as it arrives (receive).
+		encoding: 'stream',
 		ignoreHttpStatusErrors: true,
 		returnFullResponse: true,
 		disableFollowRedirect: true,
 		sendCredentialsOnCrossOriginRedirect: false,
 	};
-	delete request.baseURL;
 	const cancel =
 		'getExecutionCancelSignal' in ctx ? (ctx as IExecuteFunctions).getExecutionCancelSignal?.() : undefined;
 	const maxAttempts = policy.retry ? READ_RETRIES + 1 : 1;
@@ -279,19 +326,25 @@ export async function platformRequest(
 		// A deadline for the whole exchange: the client's own timeout only bounds the wait between two
 		// chunks, which a platform sending one byte at a time never reaches.
 		const deadline = AbortSignal.timeout(timeout);
-		request.abortSignal = cancel ? AbortSignal.any([deadline, cancel]) : deadline;
+		const signal = exchangeSignal(deadline, cancel);
+		request.abortSignal = signal.signal;
 		let response: IN8nHttpFullResponse;
+		let received: Received;
 		try {
 			response = (await ctx.helpers.httpRequest(request)) as IN8nHttpFullResponse;
+			received = await receive(response.body, sizeLimit.bytes);
 		} catch (error) {
+			signal.release();
 			if (cancel?.aborted && !deadline.aborted) {
 				throw transportError(node, 'The request was stopped with the execution', 'The execution was cancelled.', policy.itemIndex);
 			}
 			const code = errorCode(error);
+			const undecodable = code !== undefined && /^Z_/.test(code);
 			const transient =
 				deadline.aborted ||
+				undecodable ||
 				TRANSIENT_NETWORK_CODES.has(code ?? '') ||
-				/timeout|socket hang up/i.test((error as Error)?.message ?? '');
+				/timeout|socket hang up|aborted/i.test((error as Error)?.message ?? '');
 			if (policy.retry && transient && !last) {
 				await sleep(backoffMs(attempt));
 				continue;
@@ -301,7 +354,12 @@ export async function platformRequest(
 						reason: `The platform did not answer within ${timeout} ms (timeout)`,
 						hint: 'The request did not complete in time (Timeout covers the whole answer). Raise the Timeout request option, or try again later.',
 					}
-				: describeNetworkError(error, timeout);
+				: undecodable
+					? {
+							reason: 'The platform answered a compressed body that could not be decompressed',
+							hint: `Content-Encoding ${code}: the answer was not used.`,
+						}
+					: describeNetworkError(error, timeout);
 			throw transportError(
 				node,
 				reason,
@@ -310,12 +368,15 @@ export async function platformRequest(
 			);
 		}
 
+		signal.release();
 		const statusCode = Number(response.statusCode);
 		const headers = (response.headers ?? {}) as IDataObject;
 		if (statusCode >= 300 && statusCode < 400) {
 			throw redirectError(node, statusCode, headers, url, policy.itemIndex);
 		}
-		const read = readBody(response.body, headers, secrets);
+		// Reading it again would read the same: an answer past its bound is not retried.
+		if (received.overflow) throw new AnswerTooLargeError(node, sizeLimit, policy.itemIndex);
+		const read = readBody(received.data, headers, secrets);
 		if (!read.ok) {
 			if (policy.retry && !last) {
 				await sleep(backoffMs(attempt));
@@ -331,10 +392,10 @@ export async function platformRequest(
 
 		const body = read.body;
 		if (statusCode >= 200 && statusCode < 300) {
-			return { statusCode, headers, body };
+			return { statusCode, headers, body, bytes: received.bytes };
 		}
 		if (policy.passStatuses?.includes(statusCode)) {
-			return { statusCode, headers, body };
+			return { statusCode, headers, body, bytes: received.bytes };
 		}
 		const retryable = statusCode === 429 || statusCode >= 500;
 		const wait = statusCode === 429 ? retryAfterMs(headers) : undefined;
@@ -355,6 +416,128 @@ export async function platformRequest(
 	}
 }
 
+/** axios' encoding of a query value: encodeURIComponent with ":", "$", ",", "[", "]" kept and spaces as "+". */
+function encodeQuery(text: string): string {
+	return encodeURIComponent(text)
+		.replace(/%3A/gi, ':')
+		.replace(/%24/g, '$')
+		.replace(/%2C/gi, ',')
+		.replace(/%20/g, '+')
+		.replace(/%5B/gi, '[')
+		.replace(/%5D/gi, ']');
+}
+
+/**
+ * `url` with the query written as n8n's client (axios) writes it, but by the transport: axios merges
+ * its parameters into a new object and drops the names "__proto__", "constructor" and "prototype",
+ * which are parameters like any other here. Undefined and null values are left out (as axios does);
+ * a list repeats its name with "[]".
+ */
+function withQuery(url: string, qs: IDataObject | undefined): string {
+	if (!qs) return url;
+	const pairs: string[] = [];
+	for (const [name, value] of Object.entries(qs)) {
+		if (value === undefined || value === null) continue;
+		const values = Array.isArray(value) ? value : [value];
+		const key = encodeQuery(Array.isArray(value) ? `${name}[]` : name);
+		for (const entry of values) {
+			const text = typeof entry === 'object' && entry !== null ? JSON.stringify(entry) : String(entry);
+			pairs.push(`${key}=${encodeQuery(text)}`);
+		}
+	}
+	if (pairs.length === 0) return url;
+	const [base, hash] = url.split('#', 2);
+	return `${base}${base.includes('?') ? '&' : '?'}${pairs.join('&')}${hash === undefined ? '' : `#${hash}`}`;
+}
+
+/**
+ * The signal of one exchange: aborted by its deadline or by the execution's cancel signal. Listeners
+ * rather than AbortSignal.any, which costs a weak reference and a finalizer per request; `release`
+ * detaches them once the exchange is over.
+ */
+function exchangeSignal(deadline: AbortSignal, cancel: AbortSignal | undefined): { signal: AbortSignal; release(): void } {
+	if (!cancel) return { signal: deadline, release: () => {} };
+	const either = new AbortController();
+	const abort = () => either.abort();
+	if (cancel.aborted) abort();
+	deadline.addEventListener('abort', abort, { once: true });
+	cancel.addEventListener('abort', abort, { once: true });
+	return {
+		signal: either.signal,
+		release: () => {
+			deadline.removeEventListener('abort', abort);
+			cancel.removeEventListener('abort', abort);
+		},
+	};
+}
+
+/** The bound of one answer: Max Response Size (or its default), or the caller's tighter one. */
+function answerLimit(maxResponseBytes: number | undefined, tighter: SizeLimit | undefined): SizeLimit {
+	const bytes = maxResponseBytes && maxResponseBytes > 0 ? maxResponseBytes : DEFAULT_MAX_RESPONSE_MB * MB;
+	if (tighter && tighter.bytes < bytes) return tighter;
+	return { bytes, setting: MAX_RESPONSE_SETTING };
+}
+
+type Received = { overflow: false; data: unknown; bytes: number } | { overflow: true; bytes: number };
+
+/** The parts of a readable stream (n8n's client hands the answer over as one) that reading it needs. */
+interface BodyStream {
+	on(event: 'data', listener: (chunk: Buffer | string) => void): unknown;
+	on(event: 'end' | 'close', listener: () => void): unknown;
+	on(event: 'error', listener: (error: Error) => void): unknown;
+	destroy(): unknown;
+}
+
+function isStream(value: unknown): value is BodyStream {
+	return (
+		typeof value === 'object' &&
+		value !== null &&
+		typeof (value as { on?: unknown }).on === 'function' &&
+		typeof (value as { destroy?: unknown }).destroy === 'function'
+	);
+}
+
+/**
+ * The answer's body, read as it arrives and counted after decompression: past `maxBytes` the stream is
+ * destroyed (which ends the exchange and closes its connection) and nothing read is kept. A stream that
+ * fails (the deadline's abort, a reset, a body that does not decompress) rejects. A body that is not a
+ * stream (a helper that does not stream) is taken as it is.
+ */
+async function receive(body: unknown, maxBytes: number): Promise<Received> {
+	if (!isStream(body)) {
+		const bytes = typeof body === 'string' ? Buffer.byteLength(body) : Buffer.isBuffer(body) ? body.length : 0;
+		return bytes > maxBytes ? { overflow: true, bytes } : { overflow: false, data: body, bytes };
+	}
+	return await new Promise<Received>((resolve, reject) => {
+		const chunks: Buffer[] = [];
+		let bytes = 0;
+		let settled = false;
+		const settle = (result: Received | Error) => {
+			if (settled) return;
+			settled = true;
+			if (result instanceof Error) reject(result);
+			else resolve(result);
+		};
+		body.on('data', (piece) => {
+			if (settled) return;
+			const chunk = typeof piece === 'string' ? Buffer.from(piece) : piece;
+			bytes += chunk.length;
+			if (bytes > maxBytes) {
+				settle({ overflow: true, bytes });
+				body.destroy();
+				return;
+			}
+			chunks.push(chunk);
+		});
+		body.on('end', () => settle({ overflow: false, data: chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, bytes), bytes }));
+		body.on('error', (error) => settle(error));
+		// Closed without an end or an error (destroyed from outside): what came is not a whole answer.
+		body.on('close', () => {
+			if (!settled) settle(Object.assign(new Error('The answer ended before it was complete'), { code: 'ECONNRESET' }));
+		});
+	});
+}
+
 function secretsOf(endpoint: Endpoint, body: unknown): string[] {
 	const secrets = [...endpoint.secrets];
 	if (body && typeof body === 'object' && !Array.isArray(body)) {
@@ -369,9 +552,9 @@ function secretsOf(endpoint: Endpoint, body: unknown): string[] {
 }
 
 /**
- * The answer's body as the node may use it: JSON parsed (an empty body is none), every secret
- * redacted at any depth. Refused: malformed JSON, a body that is not JSON, nesting deeper than
- * MAX_JSON_DEPTH.
+ * The answer's body as the node may use it: JSON parsed whatever the content type, as n8n's client
+ * did (an empty body is none), every secret redacted at any depth. Refused: malformed JSON, a body
+ * that is not JSON, nesting deeper than MAX_JSON_DEPTH.
  */
 function readBody(
 	raw: unknown,
@@ -380,13 +563,17 @@ function readBody(
 ): { ok: true; body: unknown } | { ok: false; reason: string } {
 	let body = raw;
 	if (typeof body === 'string' || Buffer.isBuffer(body)) {
-		const text = body.toString();
+		const text = body.toString().replace(/^\uFEFF/, '');
 		if (text.trim() === '') return { ok: true, body: undefined };
-		if (!isJsonContent(headers)) return { ok: false, reason: `The platform answered ${contentTypeOf(headers)} instead of JSON` };
 		try {
 			body = JSON.parse(text);
 		} catch {
-			return { ok: false, reason: 'The platform answered with malformed JSON' };
+			return {
+				ok: false,
+				reason: isJsonContent(headers)
+					? 'The platform answered with malformed JSON'
+					: `The platform answered ${contentTypeOf(headers)} instead of JSON`,
+			};
 		}
 	}
 	try {
@@ -405,21 +592,32 @@ export interface RequestSettings {
 	timeout?: number;
 	proxy?: IHttpRequestOptions['proxy'];
 	skipSslCertificateValidation?: boolean;
+	/** Max Response Size in bytes (after decompression). */
+	maxResponseBytes?: number;
 }
 
-/** Reads Request Options > Timeout / Proxy / Ignore SSL Issues (names and rules as n8n's own nodes have them). */
+/**
+ * Reads Request Options > Timeout / Proxy / Ignore SSL Issues (names and rules as n8n's own nodes have
+ * them) and Max Response Size.
+ */
 export function readRequestSettings(node: INode, raw: unknown, itemIndex?: number): RequestSettings {
 	const options = (raw && typeof raw === 'object' ? raw : {}) as IDataObject;
 	const settings: RequestSettings = {};
-	const timeout = Number(options.timeout);
-	if (options.timeout !== undefined && options.timeout !== '' && Number.isFinite(timeout) && timeout > 0) {
-		settings.timeout = timeout;
+	const timeout = numberField(node, 'Timeout', options.timeout, 0, itemIndex);
+	if (timeout > 0) settings.timeout = timeout;
+	const size = options.maxResponseSize;
+	if (size !== undefined && size !== null && size !== '') {
+		if (typeof size !== 'number' || !Number.isFinite(size) || size <= 0) {
+			throw invalid(node, 'Max Response Size (MB)', `must be a number above 0 (got ${typeof size === 'number' ? size : kindOf(size)})`, itemIndex);
+		}
+		settings.maxResponseBytes = Math.floor(size * MB);
 	}
 	if (options.allowUnauthorizedCerts === true) settings.skipSslCertificateValidation = true;
-	if (typeof options.proxy === 'string' && options.proxy.trim() !== '') {
+	const proxy = textField(node, 'Proxy', options.proxy, itemIndex, { numbers: false });
+	if (proxy !== '') {
 		let url: URL;
 		try {
-			url = new URL(options.proxy.trim());
+			url = new URL(proxy);
 		} catch {
 			throw invalid(node, 'Proxy', 'must be a URL such as http://myproxy:3128', itemIndex);
 		}
@@ -484,7 +682,7 @@ export async function portalRequest(
 	path: string,
 	options: { qs?: IDataObject; body?: unknown; headers?: IDataObject; timeout?: number; baseURL?: string } & RequestPolicy,
 ): Promise<PlatformResponse> {
-	const { retry, itemIndex, passStatuses, baseURL, ...rest } = options;
+	const { retry, itemIndex, passStatuses, sizeLimit, baseURL, ...rest } = options;
 	return await platformRequest(
 		ctx,
 		PORTAL_CREDENTIAL,
@@ -496,6 +694,6 @@ export async function portalRequest(
 			...(rest as Partial<IHttpRequestOptions>),
 			...nodeRequestSettings(ctx, itemIndex),
 		} as IHttpRequestOptions,
-		{ retry, itemIndex, passStatuses },
+		{ retry, itemIndex, passStatuses, sizeLimit },
 	);
 }

@@ -100,6 +100,52 @@ export function assertNonEmpty(
 }
 
 /**
+ * An optional text field: undefined, null and "" are empty (""), a number is its text (unless
+ * `numbers` is false: keys are never numbers); an object, a list or a boolean (an expression of the
+ * wrong type) is refused naming the field, never read as empty or sent as "[object Object]". Trimmed
+ * unless `trim` is false.
+ */
+export function textField(
+	node: INode,
+	field: string,
+	value: unknown,
+	itemIndex?: number,
+	options: { trim?: boolean; numbers?: boolean } = {},
+): string {
+	if (value === undefined || value === null) return '';
+	if (typeof value === 'number' && Number.isFinite(value) && options.numbers !== false) return String(value);
+	if (typeof value !== 'string') {
+		throw invalid(node, field, `must be text, not ${kindOf(value)} (check the expression)`, itemIndex);
+	}
+	return options.trim === false ? value : value.trim();
+}
+
+/** A choice among fixed values (an options field, also from an expression): anything else is refused. */
+export function optionField<T extends string>(
+	node: INode,
+	field: string,
+	value: unknown,
+	allowed: readonly T[],
+	itemIndex?: number,
+): T {
+	if (typeof value !== 'string' || !(allowed as readonly string[]).includes(value)) {
+		const got = typeof value === 'string' ? `"${value}"` : kindOf(value);
+		throw invalid(node, field, `must be one of ${allowed.map((a) => `"${a}"`).join(', ')} (got ${got})`, itemIndex);
+	}
+	return value as T;
+}
+
+/** An optional number field: undefined, null and "" are `fallback`; anything but a finite number (or its text) is refused. */
+export function numberField(node: INode, field: string, value: unknown, fallback: number, itemIndex?: number): number {
+	if (value === undefined || value === null || value === '') return fallback;
+	const n = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
+	if (typeof n !== 'number' || !Number.isFinite(n)) {
+		throw invalid(node, field, `must be a number (got ${typeof value === 'string' ? JSON.stringify(value) : kindOf(value)})`, itemIndex);
+	}
+	return n;
+}
+
+/**
  * An id that goes into a URL path: not empty, not "." or "..", and without "/" or "\\", so that it
  * can only address the resource it names (a dot segment would address its parent).
  */

@@ -82,6 +82,31 @@ function register(env) {
 			}
 		});
 
+		// Refused in the credential's own authenticate, which n8n calls before it sends the test request.
+		const refused = [
+			['Portal API: a base URL with a query', 'assistantPlatformPortalApi', () => ({ ...portalData(), baseUrl: `${env.sandbox.url}?x=1` }), /"Management Base URL".*query/],
+			['Portal API: a base URL with a fragment', 'assistantPlatformPortalApi', () => ({ ...portalData(), baseUrl: `${env.sandbox.url}#frag` }), /"Management Base URL".*fragment/],
+			[
+				'Portal API: a base URL with user info',
+				'assistantPlatformPortalApi',
+				() => ({ ...portalData(), baseUrl: env.sandbox.url.replace('http://', 'http://user:pw@') }),
+				/"Management Base URL".*user name or password/,
+			],
+			['Portal API: a blank key', 'assistantPlatformPortalApi', () => ({ ...portalData(), portalApiKey: '   ' }), /"Portal API Key".*empty/],
+			['Outbound API: a base URL with a query', 'assistantPlatformOutboundApi', () => ({ ...outboundData(), outboundUrl: `${env.sandbox.url}?x=1` }), /"Outbound Base URL".*query/],
+			// Blank rather than empty: n8n 1.x refuses to store a credential whose required field is empty.
+			['Outbound API: a blank key', 'assistantPlatformOutboundApi', () => ({ ...outboundData(), outboundApiKey: ' \t ' }), /"Outbound API Key".*empty/],
+		];
+		for (const [what, type, data, says] of refused) {
+			test(`${what}: refused, naming the field, and nothing is sent`, async () => {
+				const result = await env.n8n.testCredential({ type, data: data() });
+				assert.equal(result.status, 'Error');
+				assert.match(result.message, says);
+				assert.deepEqual(env.sandbox.journal, []);
+				assertNoSecrets(env.sandbox, result, 'the test result');
+			});
+		}
+
 		test('the stored sandbox credentials pass the public API test (POST /api/v1/credentials/{id}/test)', async () => {
 			for (const credential of [env.credentials.portal, env.credentials.outbound]) {
 				const result = await env.n8n.testStoredCredential(credential.id);

@@ -10,6 +10,17 @@
 import type { IncomingHttpHeaders, IncomingMessage, Server, ServerResponse } from 'node:http';
 import { createServer, request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { pipeline, Readable } from 'node:stream';
+import type { Transform } from 'node:stream';
+import {
+	brotliCompressSync,
+	constants as zlibConstants,
+	createBrotliCompress,
+	createDeflate,
+	createGzip,
+	deflateSync,
+	gzipSync,
+} from 'node:zlib';
 
 import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 
@@ -52,8 +63,39 @@ export type Behaviour =
 	 * Every GET answers a list page with hasMore true, a fresh cursor and fresh ids: `emptyPagesFirst`
 	 * empty pages, then pages of `perPage` items (default: the limit asked for), each preceded by
 	 * `emptyBetween` empty pages (default 0); meta.totalCount is `totalCount` (default: one page).
+	 * `itemBytes` pads every item's name so that its JSON is about that long; `hasMore` replaces the
+	 * boolean of meta.hasMore (e.g. "true" or 1, which the contract does not allow).
 	 */
-	| { kind: 'endlessList'; perPage?: number; emptyPagesFirst?: number; emptyBetween?: number; totalCount?: number }
+	| {
+			kind: 'endlessList';
+			perPage?: number;
+			emptyPagesFirst?: number;
+			emptyBetween?: number;
+			totalCount?: number;
+			itemBytes?: number;
+			hasMore?: unknown;
+	  }
+	/**
+	 * A JSON answer `bytes` long once decoded: an acceptance that is also an empty last list page
+	 * (internal_id, status fields, `data: []`, meta with hasMore false), padded with one long string, so
+	 * that every operation would take it if it read it to the end. Produced as the client reads it and
+	 * sent compressed with `encoding` (default identity). Framing: `chunked` (default, no
+	 * Content-Length), `length` (the true length of what is sent; the body is prepared in memory
+	 * first, so keep `bytes` moderate), `lying` (Content-Length says 64 while the whole body follows).
+	 */
+	| {
+			kind: 'oversize';
+			bytes: number;
+			encoding?: Encoding;
+			framing?: 'chunked' | 'length' | 'lying';
+			status?: number;
+	  }
+	/**
+	 * A 2xx JSON answer (default 200) that names a call and says it was not placed: `body` (default
+	 * `{"internal_id": "contra-<n>", "placed": false, "outcome": "rejected"}`); `{id}` in a string value
+	 * becomes a fresh id.
+	 */
+	| { kind: 'contradictory'; body?: Record<string, unknown>; status?: number }
 	/** An error whose message is `bytes` long. */
 	| { kind: 'hugeError'; bytes: number; status?: number }
 	| { kind: 'pass' };
@@ -184,11 +226,88 @@ function limitOf(path: string, fallback: number): number {
 	return Number.isInteger(value) && value > 0 ? value : fallback;
 }
 
+/** The fields that make an answer an acceptance every operation takes: a call's id and status, an assistant's id. */
+function acceptance(id: string): Record<string, unknown> {
+	return { internal_id: id, status: 'queued', id, assistantId: id, dialStatus: 'ANSWER', billSec: 1, trafficCost: '0.000000' };
+}
+
+const PAD = Buffer.alloc(64 * 1024, 'x');
+
+/**
+ * JSON that is an acceptance (internal_id) and an empty last page at once, `bytes` long: its fields,
+ * then a string of "x" up to the length, then the closing quote and brace.
+ */
+function oversizeParts(bytes: number, id: string, limit: number): { head: Buffer; padding: number; tail: Buffer } {
+	const head = Buffer.from(
+		JSON.stringify({
+			...acceptance(id),
+			data: [],
+			meta: { count: 0, totalCount: 0, limit, nextCursor: null, hasMore: false },
+			padding: '',
+		}).slice(0, -2),
+	);
+	const tail = Buffer.from('"}');
+	return { head, padding: Math.max(0, bytes - head.length - tail.length), tail };
+}
+
+function oversizeBodyLength(bytes: number, id: string, limit: number): number {
+	const { head, padding, tail } = oversizeParts(bytes, id, limit);
+	return head.length + padding + tail.length;
+}
+
+/** The oversize JSON, produced as it is read. */
+function oversizeBody(bytes: number, id: string, limit: number): Readable {
+	const { head, padding, tail } = oversizeParts(bytes, id, limit);
+	let remaining = padding;
+	let step = 0;
+	return new Readable({
+		read() {
+			if (step === 0) {
+				step = 1;
+				this.push(head);
+			} else if (remaining > 0) {
+				const n = Math.min(remaining, PAD.length);
+				remaining -= n;
+				this.push(n === PAD.length ? PAD : PAD.subarray(0, n));
+			} else if (step === 1) {
+				step = 2;
+				this.push(tail);
+			} else {
+				this.push(null);
+			}
+		},
+	});
+}
+
+type Encoding = 'identity' | 'gzip' | 'br' | 'deflate';
+
+const BROTLI_FAST = { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 1 } };
+
+function compressor(encoding: Encoding): Transform | undefined {
+	if (encoding === 'gzip') return createGzip({ level: 1 });
+	if (encoding === 'deflate') return createDeflate({ level: 1 });
+	if (encoding === 'br') return createBrotliCompress(BROTLI_FAST);
+	return undefined;
+}
+
+/** The whole oversize body, compressed, at once (for an answer sent with its true Content-Length). */
+function compressedOversize(encoding: Exclude<Encoding, 'identity'>, bytes: number, id: string, limit: number): Buffer {
+	const { head, padding, tail } = oversizeParts(bytes, id, limit);
+	const whole = Buffer.concat([head, Buffer.alloc(padding, 'x'), tail]);
+	if (encoding === 'gzip') return gzipSync(whole, { level: 1 });
+	if (encoding === 'deflate') return deflateSync(whole, { level: 1 });
+	return brotliCompressSync(whole, BROTLI_FAST);
+}
+
 class HostileServer implements HostilePlatform {
 	readonly requests: RecordedRequest[] = [];
 	readonly foreign: { url: string; requests: RecordedRequest[] };
 	private rules: LiveRule[] = [];
 	private readonly timers = new Set<NodeJS.Timeout>();
+	/** Bodies being streamed (oversize): destroyed by clear() and stop(). */
+	private readonly streams = new Set<Readable>();
+	/** Compressed oversize bodies sent with their true length, by encoding and size. */
+	private readonly prepared = new Map<string, Buffer>();
 	private sequence = 0;
 
 	private constructor(
@@ -220,12 +339,16 @@ class HostileServer implements HostilePlatform {
 		this.foreign.requests.length = 0;
 		for (const t of this.timers) clearTimeout(t);
 		this.timers.clear();
+		for (const stream of this.streams) stream.destroy();
+		this.streams.clear();
 		this.sandbox.reset();
 	}
 
 	async stop(): Promise<void> {
 		for (const t of this.timers) clearTimeout(t);
 		this.timers.clear();
+		for (const stream of this.streams) stream.destroy();
+		this.streams.clear();
 		await Promise.all([close(this.front), close(this.foreignServer)]);
 		await this.sandbox.stop();
 	}
@@ -289,6 +412,17 @@ class HostileServer implements HostilePlatform {
 				return this.trickle(behave, request, res);
 			case 'endlessList':
 				return this.endlessList(behave, served, request, res);
+			case 'oversize':
+				return this.oversize(behave, request, res);
+			case 'contradictory': {
+				const body = behave.body ?? { internal_id: '{id}', placed: false, outcome: 'rejected' };
+				const id = `contra-${++this.sequence}`;
+				const filled = Object.fromEntries(
+					Object.entries(body).map(([key, value]) => [key, typeof value === 'string' ? value.replace('{id}', id) : value]),
+				);
+				sendJson(res, behave.status ?? 200, filled);
+				return;
+			}
 			case 'hugeError': {
 				const message = 'The upstream failed: ' + 'x'.repeat(Math.max(0, behave.bytes));
 				sendJson(res, behave.status ?? 500, { error: { code: 'INTERNAL', message } });
@@ -334,13 +468,7 @@ class HostileServer implements HostilePlatform {
 		const id = `echo-${++this.sequence}`;
 		const item = { id, assistantId: id, name: text, echo: nest(depth, echoed) };
 		sendJson(res, status, {
-			internal_id: id,
-			status: 'queued',
-			id,
-			assistantId: id,
-			dialStatus: 'ANSWER',
-			billSec: 1,
-			trafficCost: '0.000000',
+			...acceptance(id),
 			message: text,
 			echo: nest(depth, echoed),
 			data: [item],
@@ -419,6 +547,41 @@ class HostileServer implements HostilePlatform {
 		else schedule();
 	}
 
+	private oversize(behave: Extract<Behaviour, { kind: 'oversize' }>, request: RecordedRequest, res: ServerResponse): void {
+		const encoding = behave.encoding ?? 'identity';
+		const framing = behave.framing ?? 'chunked';
+		const headers: Record<string, string | number> = { 'content-type': 'application/json' };
+		if (encoding !== 'identity') headers['content-encoding'] = encoding;
+		const id = `big-${++this.sequence}`;
+		const limit = limitOf(request.path, 100);
+		if (framing === 'length' && encoding !== 'identity') {
+			const key = `${encoding}:${behave.bytes}:${limit}`;
+			let prepared = this.prepared.get(key);
+			if (!prepared) {
+				prepared = compressedOversize(encoding, behave.bytes, 'big-prepared', limit);
+				this.prepared.set(key, prepared);
+			}
+			res.writeHead(behave.status ?? 200, { ...headers, 'content-length': prepared.length });
+			this.stream(Readable.from([prepared]), undefined, res);
+			return;
+		}
+		if (framing === 'length') headers['content-length'] = oversizeBodyLength(behave.bytes, id, limit);
+		if (framing === 'lying') headers['content-length'] = 64;
+		res.writeHead(behave.status ?? 200, headers);
+		this.stream(oversizeBody(behave.bytes, id, limit), compressor(encoding), res);
+	}
+
+	/** Streams `source` (through `via`) into the answer as fast as the client reads it. */
+	private stream(source: Readable, via: Transform | undefined, res: ServerResponse): void {
+		this.streams.add(source);
+		const done = () => {
+			this.streams.delete(source);
+			if (!res.destroyed) res.destroy();
+		};
+		if (via) pipeline(source, via, res, done);
+		else pipeline(source, res, done);
+	}
+
 	private endlessList(
 		behave: Extract<Behaviour, { kind: 'endlessList' }>,
 		served: number,
@@ -432,7 +595,10 @@ class HostileServer implements HostilePlatform {
 		const count = served <= first || (served - first) % every !== 0 ? 0 : perPage;
 		const data = Array.from({ length: count }, () => {
 			const id = `endless-${++this.sequence}`;
-			return { id, assistantId: id, collectionId: id, name: id };
+			const item = { id, assistantId: id, collectionId: id, name: id };
+			const pad = (behave.itemBytes ?? 0) - JSON.stringify(item).length;
+			if (pad > 0) item.name = id + ' '.repeat(pad);
+			return item;
 		});
 		sendJson(res, 200, {
 			data,
@@ -441,7 +607,7 @@ class HostileServer implements HostilePlatform {
 				totalCount: behave.totalCount ?? perPage,
 				limit: perPage,
 				nextCursor: `cursor-${++this.sequence}`,
-				hasMore: true,
+				hasMore: 'hasMore' in behave ? behave.hasMore : true,
 			},
 		});
 	}

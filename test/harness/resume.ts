@@ -6,7 +6,8 @@
  * - by a request to the execution's resume URL: a real HTTP server at `${baseUrl}/webhook-waiting/
  *   <executionId>` that does what n8n's WaitingWebhooks + WebhookHelpers.executeWebhook do for a
  *   restart webhook (disable the waiting node, drop its waiting run, run its webhook() through
- *   n8n-core's real WebhookContext, put the webhook's items on the node, continue the run);
+ *   n8n-core's real WebhookContext, put the webhook's items on the node, continue the run), its body
+ *   read as n8n reads it (gzip and deflate decoded, up to 16 MB, kept as `req.rawBody`: n8nBody.ts);
  * - by Max Wait passing (what n8n's WaitTracker does): continue the stored run with waitTill still
  *   set, so n8n-core's own handleWaitingState disables the node and passes its input on.
  *
@@ -36,6 +37,7 @@ import type {
 import { Workflow } from 'n8n-workflow';
 
 import { attachHooks, INPUT_TYPE, makeAdditionalData, nodeTypes, registerNodeType } from './engine';
+import { readN8nRawBody } from './n8nBody';
 import { recordProduced } from './secretsGuard';
 
 export const AFTER_TYPE = 'test.after';
@@ -220,6 +222,12 @@ export async function resumeAfterTimeout(execution: WaitingExecution): Promise<R
 	return view(run);
 }
 
+/** The URL n8n handed the node as `$execution.resumeUrl` (signed with the execution's resume token when it has one). */
+export function resumeUrlOf(baseUrl: string, execution: WaitingExecution): string {
+	const token = (JSON.parse(execution.stored) as { resumeToken?: string }).resumeToken;
+	return `${baseUrl}/webhook-waiting/${execution.executionId}${token ? `?signature=${token}` : ''}`;
+}
+
 export interface ResumeRequest {
 	method: string;
 	path: string;
@@ -246,12 +254,6 @@ interface Entry {
 	promise: Promise<RunView>;
 }
 
-async function readBody(req: IncomingMessage): Promise<string> {
-	const chunks: Buffer[] = [];
-	for await (const chunk of req) chunks.push(chunk as Buffer);
-	return Buffer.concat(chunks).toString('utf8');
-}
-
 function send(res: ServerResponse, status: number, body: unknown): string {
 	const text = JSON.stringify(body);
 	if (!res.headersSent) {
@@ -268,10 +270,16 @@ export async function startResumeServer(): Promise<ResumeServer> {
 	const requests: ResumeRequest[] = [];
 
 	async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-		const raw = await readBody(req);
+		const rawBody = await readN8nRawBody(req);
 		const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+		const raw = Buffer.isBuffer(rawBody) ? rawBody.toString('utf8') : '';
 		const record: ResumeRequest = { method: req.method ?? 'GET', path: url.pathname, body: raw, status: 0, response: '' };
 		requests.push(record);
+		if (!Buffer.isBuffer(rawBody)) {
+			record.status = rawBody === 'too-large' ? 413 : 400;
+			record.response = send(res, record.status, { message: rawBody === 'too-large' ? 'request entity too large' : 'Request body stream was aborted or is not readable' });
+			return;
+		}
 		let body: unknown = {};
 		if (raw !== '' && String(req.headers['content-type'] ?? '').includes('json')) {
 			try {
@@ -331,6 +339,7 @@ export async function startResumeServer(): Promise<ResumeServer> {
 			webhookBaseUrl: execution.options.webhookBaseUrl,
 		});
 		const request = Object.assign(req, {
+			rawBody,
 			body,
 			query: Object.fromEntries(url.searchParams),
 			params: {},

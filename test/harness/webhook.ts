@@ -10,7 +10,8 @@
  *   two webhooks with the same stored path and method are refused, as the database would;
  * - production URLs (`/webhook/…`, only while published) and test URLs (`/webhook-test/…`, only
  *   while listening for a test event, which stops after the first run);
- * - the body: read raw (kept as `req.rawBody`) up to N8N_PAYLOAD_SIZE_MAX (16 MB), parsed for a
+ * - the body: read raw (kept as `req.rawBody`; gzip and deflate decoded) up to N8N_PAYLOAD_SIZE_MAX
+ *   (16 MB; test/harness/n8nBody.ts), parsed for a
  *   version-1 node like n8n's parseBody: `application/json` (invalid JSON → 422 from n8n, before the
  *   node runs), `text/plain` as a string, form-urlencoded;
  * - the node runs in n8n-core's real WebhookContext; its answer is handled like
@@ -45,6 +46,7 @@ import { jsonParse, NodeHelpers, resolveWebhookDescriptionField, Workflow } from
 import { AssistantPlatformTrigger } from '../../nodes/AssistantPlatformTrigger/AssistantPlatformTrigger.node';
 
 import { makeAdditionalData, nodeTypes, registerNodeType } from './engine';
+import { readN8nRawBody } from './n8nBody';
 import { recordProduced, registerSecret } from './secretsGuard';
 
 export const TRIGGER_TYPE = 'n8n-nodes-assistant-platform.assistantPlatformTrigger';
@@ -494,22 +496,6 @@ export class TriggerHarness {
 		this.requests.push({ ...record, status, response: body });
 	}
 
-	private async readRawBody(req: IncomingMessage): Promise<Buffer | 'too-large'> {
-		const declared = Number(req.headers['content-length'] ?? 0);
-		if (declared > this.payloadSizeMax) {
-			req.resume();
-			return 'too-large';
-		}
-		const chunks: Buffer[] = [];
-		let size = 0;
-		for await (const chunk of req) {
-			size += (chunk as Buffer).length;
-			if (size > this.payloadSizeMax) return 'too-large';
-			chunks.push(chunk as Buffer);
-		}
-		return Buffer.concat(chunks);
-	}
-
 	private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
 		const url = new URL(req.url ?? '/', this.url);
 		const method = (req.method ?? 'GET').toUpperCase();
@@ -538,9 +524,13 @@ export class TriggerHarness {
 		}
 
 		// rawBodyReader + parseBody (a version-1 node: every content type but multipart is parsed).
-		const raw = await this.readRawBody(req);
+		const raw = await readN8nRawBody(req, this.payloadSizeMax);
 		if (raw === 'too-large') {
 			this.send(res, 413, { code: 413, message: 'request entity too large' }, record);
+			return;
+		}
+		if (raw === 'unreadable') {
+			this.send(res, 400, { code: 400, message: 'Request body stream was aborted or is not readable' }, record);
 			return;
 		}
 		const contentTypeHeader = String(req.headers['content-type'] ?? '');

@@ -156,3 +156,70 @@ test('clear() drops rules and recorded requests', async () => {
 	const res = await fetch(`${fx.hostile.url}/api/v1/assistants?limit=1`, { headers: portal() });
 	expect(res.status).toBe(200);
 });
+
+describe('oversize: a JSON answer of a given decoded size, produced as it is read', () => {
+	async function read(res: Response): Promise<Buffer> {
+		return Buffer.from(await res.arrayBuffer());
+	}
+
+	test.each(['identity', 'gzip', 'br', 'deflate'] as const)('%s, chunked: decodes to exactly the size, a valid acceptance and last page', async (encoding) => {
+		fx.hostile.rule({ behave: { kind: 'oversize', bytes: 300_000, encoding } });
+		const res = await fetch(`${fx.hostile.url}/api/v1/assistants?limit=7`, { headers: portal() });
+		expect(res.status).toBe(200);
+		expect(res.headers.get('content-length')).toBeNull();
+		expect(res.headers.get('content-encoding')).toBe(encoding === 'identity' ? null : encoding);
+		const body = await read(res);
+		expect(body.length).toBe(300_000);
+		const json = JSON.parse(body.toString('utf8')) as { internal_id: string; data: unknown[]; meta: { hasMore: boolean; limit: number }; padding: string };
+		expect(json).toMatchObject({ data: [], meta: { hasMore: false, limit: 7 } });
+		expect(json.internal_id).toMatch(/^big-/);
+	});
+
+	test.each(['identity', 'gzip'] as const)('%s with its true Content-Length', async (encoding) => {
+		fx.hostile.rule({ behave: { kind: 'oversize', bytes: 200_000, encoding, framing: 'length' } });
+		const res = await fetch(`${fx.hostile.url}/api/v1/assistants`, { headers: portal() });
+		const declared = Number(res.headers.get('content-length'));
+		if (encoding === 'identity') expect(declared).toBe(200_000);
+		else expect(declared).toBeLessThan(10_000);
+		expect((await read(res)).length).toBe(200_000);
+	});
+
+	test('a lying Content-Length: the header says 64 bytes, the body goes on', async () => {
+		fx.hostile.rule({ behave: { kind: 'oversize', bytes: 100_000, framing: 'lying' } });
+		const res = await fetch(`${fx.hostile.url}/api/v1/assistants`, { headers: portal() });
+		expect(res.headers.get('content-length')).toBe('64');
+		const text = (await read(res)).toString('utf8');
+		expect(text.length).toBe(64);
+		expect(() => JSON.parse(text)).toThrow();
+	});
+
+	test('a client that stops reading stops the stream (a 1 GiB body is never produced in full)', async () => {
+		fx.hostile.rule({ behave: { kind: 'oversize', bytes: 1024 ** 3, encoding: 'gzip' } });
+		const controller = new AbortController();
+		const res = await fetch(`${fx.hostile.url}/api/v1/assistants`, { headers: portal(), signal: controller.signal });
+		const reader = res.body!.getReader();
+		let bytes = 0;
+		while (bytes < 1_000_000) bytes += (await reader.read()).value!.length;
+		controller.abort();
+		await expect(reader.read()).rejects.toThrow();
+	});
+});
+
+test('contradictory: a 2xx naming a call that says it was not placed', async () => {
+	fx.hostile.rule({ behave: { kind: 'contradictory' }, times: 1 });
+	const res = await fetch(`${fx.hostile.url}/webhook/outbound_call`, { method: 'POST', body: '{}' });
+	expect(res.status).toBe(200);
+	expect(await res.json()).toEqual({ internal_id: expect.stringMatching(/^contra-/), placed: false, outcome: 'rejected' });
+	fx.hostile.rule({ behave: { kind: 'contradictory', status: 201, body: { internal_id: 'x-{id}', status: 'failed' } } });
+	const other = await fetch(`${fx.hostile.url}/webhook/outbound_call`, { method: 'POST', body: '{}' });
+	expect(other.status).toBe(201);
+	expect(await other.json()).toEqual({ internal_id: expect.stringMatching(/^x-contra-/), status: 'failed' });
+});
+
+test('endlessList with itemBytes and a hasMore of the wrong type', async () => {
+	fx.hostile.rule({ method: 'GET', behave: { kind: 'endlessList', perPage: 3, itemBytes: 1000, hasMore: 'true' } });
+	const res = await fetch(`${fx.hostile.url}/api/v1/assistants?limit=3`, { headers: portal() });
+	const page = (await res.json()) as { data: unknown[]; meta: { hasMore: unknown } };
+	expect(page.meta.hasMore).toBe('true');
+	expect(page.data.map((item) => JSON.stringify(item).length)).toEqual([1000, 1000, 1000]);
+});

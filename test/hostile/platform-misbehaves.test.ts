@@ -9,7 +9,12 @@
  * - a call is reported as placed only with the platform's internal_id, and the front receives
  *   exactly one POST per call; Call and Wait never waits for a call without an id;
  * - every run ends: with a trickled body and a short Request Options > Timeout, it fails with the
- *   timeout error; an endless list stops by itself with an error.
+ *   timeout error; an answer larger than Max Response Size (compressed or not, with or without a
+ *   Content-Length) fails naming the limit; an endless list, or one whose meta.hasMore is not a
+ *   boolean, stops by itself with an error;
+ * - an acceptance that names a call and says it was not placed is never a placed call.
+ * The same targets run against credentials that would send a key where nobody meant
+ * (bad-credentials.test.ts) and against fields of the wrong type (wrong-types.test.ts).
  * All targets of one test run at the same time (each on platform objects of its own); each test
  * collects every violation and reports them together, one line per target.
  */
@@ -216,6 +221,31 @@ describe.each(MODES)('$mode', ({ continueOnFail }) => {
 		);
 	});
 
+	describe('an answer larger than Max Response Size (16 MB once decoded): every run fails naming the limit; a call is unknown', () => {
+		test.each([
+			['gzip', 'chunked'],
+			['br', 'chunked'],
+			['deflate', 'chunked'],
+			['identity', 'chunked'],
+			['identity', 'length'],
+		] as const)('%s, %s', async (encoding, framing) => {
+			await check({ kind: 'oversize', bytes: 17 * 1024 * 1024, encoding, framing }, (v) => [
+				...mustFail('although the answer was larger than Max Response Size', /Max Response Size/)(v),
+				...callNotPlaced(v),
+			]);
+		});
+	});
+
+	describe('an acceptance that names a call and says it was not placed: outcome unknown, never placed', () => {
+		test.each([
+			['placed false', { internal_id: '{id}', placed: false, outcome: 'rejected' }],
+			['status failed', { internal_id: '{id}', status: 'failed' }],
+			['an error', { internal_id: '{id}', error: { code: 'REFUSED', message: 'no' } }],
+		])('%s', async (_what, body) => {
+			await check({ kind: 'contradictory', body }, callNotPlaced);
+		});
+	});
+
 	test.each([400, 500])('a %i error of 1 MB: the error carries a capped text', async (status) => {
 		await check({ kind: 'hugeError', bytes: 1_000_000, status }, (v) => {
 			const size = scannable(v.outcome!.error ?? null).length + scannable(v.outcome!.items.filter((i) => typeof i.json.error === 'string')).length;
@@ -229,6 +259,8 @@ describe('endless lists: a walk stops by itself with an error', () => {
 	test.each([
 		['always hasMore, well past meta.totalCount', { kind: 'endlessList', perPage: 50, totalCount: 100 }],
 		['9 empty pages before every one-item page (under the empty-page guard), past meta.totalCount', { kind: 'endlessList', perPage: 1, emptyBetween: 9, totalCount: 1 }],
+		['meta.hasMore "true" (a string)', { kind: 'endlessList', perPage: 2, hasMore: 'true' }],
+		['meta.hasMore 1 (a number)', { kind: 'endlessList', perPage: 2, hasMore: 1 }],
 	] as const)('%s', async (_title, behave) => {
 		const lines: string[] = [];
 		const from = logLines.length;

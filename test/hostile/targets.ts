@@ -42,6 +42,16 @@ export interface Target {
 	/** Runs before the misbehaviour is switched on; its result is handed to `run`. */
 	before?(fx: HostileFixture): Promise<unknown>;
 	run(fx: HostileFixture, settings: RunSettings, state?: unknown): Promise<Outcome>;
+	/**
+	 * The valid parameters a run uses (node and trigger targets: the node's; methods: the current
+	 * parameters of the editor), and the node type they belong to: for tables that change one field.
+	 */
+	parameters?(fx: HostileFixture): Promise<IDataObject> | IDataObject;
+	nodeType?: string;
+	/** The fields of `parameters` a method reads (the others belong to the operation it serves). */
+	reads?: string[];
+	/** Input items of a node target (default: one empty item). */
+	items?: INodeExecutionData[];
 }
 
 /** The trigger's Webhook Secret (the harness registers it with the secrets guard). */
@@ -50,7 +60,9 @@ export const TRIGGER_SECRET = 'hostile-trigger-secret-7f3c9a1d5e2b8c4f6a0d';
 export const prepared: { overrideKey: string; creditKey: string } = { overrideKey: '', creditKey: '' };
 
 const CALLER = FREE_DEMO_NUMBER;
-const CALLER_B = '+390200009876';
+/** The number of the assistant whose key is the override key. */
+export const OVERRIDE_CALLER = '+390200009876';
+const CALLER_B = OVERRIDE_CALLER;
 const PBX = 'pbx.example.com';
 
 /** Objects shared by the targets of one test: the calling assistants, a persisted call record. */
@@ -130,17 +142,23 @@ function node(
 	extra: Partial<Target> & { items?: INodeExecutionData[] } = {},
 ): Target {
 	const [resource, operation] = op.split('.');
+	const nodeType = op === 'callAndWait' ? WAIT_TYPE : AP_TYPE;
+	const all = async (fx: HostileFixture): Promise<IDataObject> => ({
+		...(op === 'callAndWait' ? {} : { resource, operation }),
+		...(await parameters(fx)),
+	});
 	return {
 		op,
 		name,
 		kind: 'node',
 		...extra,
+		parameters: all,
+		nodeType,
 		async run(fx, settings) {
 			const result = await runNode({
-				nodeType: op === 'callAndWait' ? WAIT_TYPE : AP_TYPE,
+				nodeType,
 				parameters: {
-					...(op === 'callAndWait' ? {} : { resource, operation }),
-					...(await parameters(fx)),
+					...(await all(fx)),
 					requestOptions: { timeout: settings.timeoutMs },
 				},
 				items: extra.items,
@@ -155,7 +173,7 @@ function node(
 
 type Method = (this: unknown, filter?: string) => Promise<unknown>;
 
-function method(name: string, current: (fx: HostileFixture) => IDataObject, list = false): Target {
+function method(name: string, current: (fx: HostileFixture) => IDataObject, reads: string[], list = false): Target {
 	const methods = apNode.methods as unknown as Record<'listSearch' | 'loadOptions', Record<string, Method>>;
 	const fn = methods.listSearch[name] ?? methods.loadOptions[name];
 	return {
@@ -163,6 +181,8 @@ function method(name: string, current: (fx: HostileFixture) => IDataObject, list
 		name: `method ${name}`,
 		kind: 'method',
 		list,
+		parameters: current,
+		reads,
 		async run(fx, settings) {
 			const context = loadOptionsContext(fx, { ...current(fx), requestOptions: { timeout: settings.timeoutMs } });
 			try {
@@ -199,6 +219,7 @@ const triggerPublish: Target = {
 	op: 'trigger.publish',
 	name: 'Trigger: registration on publish',
 	kind: 'trigger',
+	parameters: (fx) => TRIGGER_PARAMETERS(newAssistant(fx, 'Trigger publish')),
 	async run(fx) {
 		const h = await startTrigger({ parameters: TRIGGER_PARAMETERS(newAssistant(fx, 'Trigger publish')), credentials: fx.credentials });
 		return await triggerStep(h, 'publish');
@@ -332,17 +353,23 @@ export const TARGETS: Target[] = [
 	),
 
 	// ---- Methods (the editor's lists)
-	method('searchAssistants', () => ({ resource: 'assistant', operation: 'delete', authentication: 'portalApi' })),
-	method('searchRagCollections', () => ({ resource: 'ragCollection', operation: 'delete', authentication: 'portalApi' })),
-	method('searchProviders', () => ({ resource: 'runtime', operation: 'setProvider', authentication: 'portalApi', providerKind: 'tts' })),
-	method('searchProviderModels', () => ({
-		resource: 'runtime',
-		operation: 'setProvider',
-		authentication: 'portalApi',
-		providerKind: 'llm',
-		providerId: { __rl: true, mode: 'list', value: 'openai' },
-	})),
-	method('getCatalogTools', () => ({ resource: 'runtime', operation: 'updateTools', authentication: 'portalApi' }), true),
+	method('searchAssistants', () => ({ resource: 'assistant', operation: 'delete', authentication: 'portalApi' }), []),
+	method('searchRagCollections', () => ({ resource: 'ragCollection', operation: 'delete', authentication: 'portalApi' }), []),
+	method('searchProviders', () => ({ resource: 'runtime', operation: 'setProvider', authentication: 'portalApi', providerKind: 'tts' }), [
+		'providerKind',
+	]),
+	method(
+		'searchProviderModels',
+		() => ({
+			resource: 'runtime',
+			operation: 'setProvider',
+			authentication: 'portalApi',
+			providerKind: 'llm',
+			providerId: { __rl: true, mode: 'list', value: 'openai' },
+		}),
+		['providerKind', 'providerId'],
+	),
+	method('getCatalogTools', () => ({ resource: 'runtime', operation: 'updateTools', authentication: 'portalApi' }), [], true),
 
 	triggerPublish,
 	triggerUnpublish,

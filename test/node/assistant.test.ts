@@ -334,10 +334,14 @@ describe('Settings > Request Options (the node carries the collection n8n gives 
 		return { name, type, default: value, children: Array.isArray(children) ? children.map(shape) : undefined };
 	};
 
-	test("the same names, types and defaults as n8n's own collection", () => {
+	test("the same names, types and defaults as n8n's own collection, plus Max Response Size", () => {
 		const ours = new AssistantPlatform().description.properties.filter((p) => p.name === 'requestOptions');
 		expect(ours).toHaveLength(1);
-		expect(shape(ours[0])).toEqual(shape(commonDeclarativeNodeOptionParameters));
+		const options = ours[0].options as Array<{ name: string }>;
+		const added = options.filter((option) => option.name === 'maxResponseSize');
+		expect(added).toHaveLength(1);
+		const common = { ...ours[0], options: options.filter((option) => option.name !== 'maxResponseSize') };
+		expect(shape(common as typeof ours[0])).toEqual(shape(commonDeclarativeNodeOptionParameters));
 	});
 
 	test('Batching paces the items: Batch Interval before every Items per Batch-th item', async () => {

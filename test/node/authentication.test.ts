@@ -73,9 +73,10 @@ function resolveLikeN8n(template: string, credentials: ICredentialDataDecryptedO
 }
 
 describe('credentials: authenticate is a function that sets exactly the former header', () => {
-	const cases = [
-		{ type: new AssistantPlatformPortalApi(), field: 'portalApiKey', header: 'Authorization', prefix: 'Bearer ' },
-		{ type: new AssistantPlatformOutboundApi(), field: 'outboundApiKey', header: 'X-APIKEY-SECRET-SERVICE', prefix: '' },
+	// `url`: the credential's base URL field with a usable value (an unusable one is refused: test/credentials.test.ts).
+	const cases: Array<{ type: ICredentialType; field: string; header: string; prefix: string; url: Record<string, string> }> = [
+		{ type: new AssistantPlatformPortalApi(), field: 'portalApiKey', header: 'Authorization', prefix: 'Bearer ', url: { baseUrl: 'https://api.example.com' } },
+		{ type: new AssistantPlatformOutboundApi(), field: 'outboundApiKey', header: 'X-APIKEY-SECRET-SERVICE', prefix: '', url: { outboundUrl: 'https://out.example.com' } },
 	];
 
 	test.each(cases)('$type.name uses the function form, not a generic block', ({ type }) => {
@@ -84,7 +85,7 @@ describe('credentials: authenticate is a function that sets exactly the former h
 		expect(typeof credentialTypes[type.name].authenticate).toBe('function');
 	});
 
-	test.each(cases)('$type.name: the header, the other headers and options kept, the input untouched', async ({ type, field, header, prefix }) => {
+	test.each(cases)('$type.name: the header, the other headers and options kept, the input untouched', async ({ type, field, header, prefix, url }) => {
 		const abort = new AbortController();
 		const input: IHttpRequestOptions = {
 			method: 'POST',
@@ -97,7 +98,7 @@ describe('credentials: authenticate is a function that sets exactly the former h
 			abortSignal: abort.signal,
 		};
 		const snapshot = { ...input, headers: { ...input.headers } };
-		const out = await authenticateOf(type)({ [field]: 'k-123', unrelated: 'x' }, input);
+		const out = await authenticateOf(type)({ ...url, [field]: 'k-123', unrelated: 'x' }, input);
 		expect(out).toEqual({
 			...snapshot,
 			headers: { Accept: 'application/json', 'X-Other': 'kept', [header]: `${prefix}k-123` },
@@ -108,16 +109,17 @@ describe('credentials: authenticate is a function that sets exactly the former h
 		expect(input).toEqual(snapshot);
 	});
 
-	test.each(cases)('$type.name: works on a request without headers', async ({ type, field, header, prefix }) => {
-		const out = await authenticateOf(type)({ [field]: 'k-456' }, { url: '/y' });
+	test.each(cases)('$type.name: works on a request without headers', async ({ type, field, header, prefix, url }) => {
+		const out = await authenticateOf(type)({ ...url, [field]: 'k-456' }, { url: '/y' });
 		expect(out).toEqual({ url: '/y', headers: { [header]: `${prefix}k-456` } });
 	});
 
-	test.each(cases)('$type.name: the same value n8n resolved from the former generic block', async ({ type, field, header }) => {
+	// An empty key, which the former block sent as "Bearer " or "", is refused now (test/credentials.test.ts).
+	test.each(cases)('$type.name: the same value n8n resolved from the former generic block', async ({ type, field, header, url }) => {
 		const former = FORMER_GENERIC[type.name];
 		expect(former.header).toBe(header);
-		for (const key of ['pk_live_9f8e7d6c', 'with spaces ', ' lead', 'q"u\'o`te', 'br{{ace}}s', '$credentials', 'ключ-é', '']) {
-			const credentials = { [field]: key };
+		for (const key of ['pk_live_9f8e7d6c', 'with spaces ', ' lead', 'q"u\'o`te', 'br{{ace}}s', '$credentials', 'ключ-é']) {
+			const credentials = { ...url, [field]: key };
 			const out = await authenticateOf(type)(credentials, { url: '/z', headers: {} });
 			expect(out.headers?.[header]).toBe(resolveLikeN8n(former.template, credentials));
 		}
@@ -222,7 +224,6 @@ describe('credentials on the wire (engine + sandbox)', () => {
 
 	test.each([
 		['a wrong key', 'wrong-portal-key-7788', 'invalid'],
-		['an empty key', '', 'invalid'],
 	])('Portal API with %s: the sandbox answers 401 and the node fails', async (_label, key, auth) => {
 		const { error } = await runNode({
 			parameters: { resource: 'assistant', operation: 'getAll', returnAll: false, limit: 1 },
@@ -234,7 +235,6 @@ describe('credentials on the wire (engine + sandbox)', () => {
 
 	test.each([
 		['a wrong key', 'wrong-outbound-key-7788', 'invalid'],
-		['an empty key', '', 'missing'],
 	])('Outbound API with %s: the sandbox answers 401, nothing is placed', async (_label, key, auth) => {
 		const { error } = await runNode({
 			parameters: { resource: 'outboundCall', operation: 'placeCall', route: 'trunk', dst: '+14155550103', callerId: CALLER },
@@ -242,6 +242,21 @@ describe('credentials on the wire (engine + sandbox)', () => {
 		});
 		expect(error?.httpCode).toBe('401');
 		expect(fx.sandbox.journal.map((entry) => [entry.auth, entry.status])).toEqual([[auth, 401]]);
+	});
+
+	test.each([
+		[PORTAL, 'portalApiKey', 'Portal API Key'],
+		[OUTBOUND, 'outboundApiKey', 'Outbound API Key'],
+	])('%s with an empty key: refused before anything is sent', async (name, field, label) => {
+		const { error } = await runNode({
+			parameters:
+				name === PORTAL
+					? { resource: 'assistant', operation: 'getAll', returnAll: false, limit: 1 }
+					: { resource: 'outboundCall', operation: 'placeCall', route: 'trunk', dst: '+14155550103', callerId: CALLER },
+			credentials: { ...fx.credentials, [name]: { ...(name === PORTAL ? fx.portal : fx.outbound), [field]: '' } },
+		});
+		expect(error?.message).toContain(`Invalid "${label}"`);
+		expect(fx.sandbox.journal).toEqual([]);
 	});
 
 	test.each([PORTAL, OUTBOUND])('%s: the credential test request goes through the authenticate function', async (name) => {

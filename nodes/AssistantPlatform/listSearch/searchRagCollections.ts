@@ -1,5 +1,6 @@
 import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
 
+import { listSearchCursor } from '../../shared/pageMeta';
 import { portalRequest } from '../../shared/transport';
 
 /** Pages through RAG collections for the collection picker; the filter matches names locally. */
@@ -19,6 +20,5 @@ export async function searchRagCollections(
 			name: String(collection.name ?? collection.ragId),
 			value: String(collection.ragId),
 		}));
-	const next = page.meta?.hasMore === true ? page.meta?.nextCursor : undefined;
-	return { results, paginationToken: typeof next === 'string' && next !== '' ? next : undefined };
+	return { results, paginationToken: listSearchCursor(this.getNode(), page.meta) };
 }

@@ -1,10 +1,13 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, NodeOutput } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { DEFAULT_MAX_PAGES, MAX_EMPTY_PAGES, MAX_PAGE_SIZE } from '../../shared/constants';
-import type { PlatformResponse, RequestContext } from '../../shared/transport';
-import { portalBaseUrl, portalRequest } from '../../shared/transport';
-import { assertIntegerInRange, assertPageSize, invalid } from '../../shared/validation';
+import { DEFAULT_MAX_LIST_MB, DEFAULT_MAX_PAGES, MAX_EMPTY_PAGES, MAX_PAGE_SIZE, MB } from '../../shared/constants';
+import type { PlatformResponse, RequestContext, SizeLimit } from '../../shared/transport';
+import { AnswerTooLargeError, portalBaseUrl, portalRequest } from '../../shared/transport';
+import { textDigest } from '../../shared/hash';
+import { readHasMore } from '../../shared/pageMeta';
+import { formatMb } from '../../shared/text';
+import { assertIntegerInRange, assertPageSize, invalid, kindOf } from '../../shared/validation';
 
 import type { ItemScope } from './items';
 import { forEachItem, itemScope } from './items';
@@ -17,7 +20,14 @@ export interface PageWalkOptions {
 	idField?: string;
 	/** Pages one walk may read (Options > Max Pages); DEFAULT_MAX_PAGES when not set. */
 	maxPages?: number;
+	/** Bytes one walk may read, all pages together (Options > Max List Size); DEFAULT_MAX_LIST_MB when not set. */
+	maxBytes?: number;
+	/** Whether the operation has Options > Max List Size (the lists read by code have not). */
+	listSizeOption?: boolean;
 }
+
+/** The option that raises a walk's byte bound (list operations; the lists read by code have none). */
+const MAX_LIST_SETTING = 'Options > Max List Size';
 
 /** The id field of the lists whose items have one (docs/assumptions.md, "Pagination"). */
 const LIST_ID_FIELDS: Array<[RegExp, string]> = [
@@ -32,10 +42,14 @@ function listIdField(path: string | undefined): string | undefined {
 	return LIST_ID_FIELDS.find(([pattern]) => pattern.test(clean))?.[1];
 }
 
+/** Ids longer than this are remembered by their digest, like items without an id. */
+const MAX_ID_KEY = 128;
+
 /**
  * Remembers the items a page walk has returned, to detect a page that repeats items already seen
  * (a platform whose pages shift, or a cursor that went back). Items are keyed by the list's id field
- * when they carry it, else by their JSON.
+ * when they carry a short one, else by a digest of their JSON (textDigest): what is remembered per
+ * item is at most about 130 characters, whatever the items hold.
  */
 class SeenItems {
 	private readonly keys = new Set<string>();
@@ -44,8 +58,9 @@ class SeenItems {
 
 	private keyOf(item: unknown): string {
 		const id = this.idField ? (item as IDataObject | null)?.[this.idField] : undefined;
-		if (typeof id === 'string' || typeof id === 'number') return `id:${String(id)}`;
-		return `json:${JSON.stringify(item)}`;
+		if (typeof id === 'number' || (typeof id === 'string' && id.length <= MAX_ID_KEY)) return `id:${String(id)}`;
+		const text = typeof id === 'string' ? `id:${id}` : `json:${JSON.stringify(item)}`;
+		return `digest:${textDigest(text)}`;
 	}
 
 	/** Adds the items of a page; returns the ones already seen (earlier pages or this page). */
@@ -83,7 +98,7 @@ export async function readWholeList(
 	return await walkList(
 		ctx,
 		path,
-		async (qs) => await portalRequest(ctx, 'GET', path, { qs, retry: true, itemIndex }),
+		async (qs, sizeLimit) => await portalRequest(ctx, 'GET', path, { qs, retry: true, itemIndex, sizeLimit }),
 		{},
 		{ returnAll: true, limit: Number.MAX_SAFE_INTEGER, pageSize: MAX_PAGE_SIZE, idField: listIdField(path) },
 		itemIndex,
@@ -92,14 +107,15 @@ export async function readWholeList(
 
 /**
  * Follows `meta.nextCursor` (sent as received) with `limit` and the filters on every page, until `hasMore`
- * is false or Limit is reached. Every way a platform can make it loop or repeat (no data, no cursor, a
- * cursor or items seen before, empty pages, past meta.totalCount, past Max Pages) stops it with an error
- * naming the page; a short page is followed (docs/assumptions.md, "Pagination").
+ * is false or Limit is reached. Every way a platform can make it loop, repeat or grow without end (no
+ * data, no cursor, a cursor or items seen before, empty pages, past meta.totalCount, past Max Pages, a
+ * page of more items than asked for, more bytes than Max List Size) stops it with an error naming the
+ * page; a short page is followed (docs/assumptions.md, "Pagination").
  */
 async function walkList(
 	ctx: RequestContext,
 	url: string,
-	fetchPage: (qs: IDataObject) => Promise<PlatformResponse>,
+	fetchPage: (qs: IDataObject, sizeLimit: SizeLimit) => Promise<PlatformResponse>,
 	qs: IDataObject,
 	walk: PageWalkOptions,
 	itemIndex: number | undefined,
@@ -115,6 +131,17 @@ async function walkList(
 	let page = 0;
 	let emptyPages = 0;
 	const maxPages = walk.maxPages ?? DEFAULT_MAX_PAGES;
+	const maxBytes = walk.maxBytes ?? DEFAULT_MAX_LIST_MB * MB;
+	let bytesRead = 0;
+	const tooLarge = () =>
+		stop(
+			`the list is larger than ${formatMb(maxBytes)}${walk.listSizeOption ? ` (${MAX_LIST_SETTING})` : ''}`,
+			`brought what was read to more than ${formatMb(maxBytes)}, the bound of one list so that it cannot exhaust n8n's memory. ${
+				walk.listSizeOption
+					? `Use Limit or a filter to read less, or raise ${MAX_LIST_SETTING} (MB)`
+					: 'Remove entries the platform no longer needs, or read the list with Custom API Request (Paginate, Limit)'
+			}`,
+		);
 	const stop = (message: string, detail: string) =>
 		new NodeApiError(node, { page } as IDataObject as never, {
 			message: `Pagination stopped: ${message}`,
@@ -127,12 +154,17 @@ async function walkList(
 		const pageQs: IDataObject = { ...baseQs, limit: pageLimit };
 		if (cursor !== undefined) pageQs.cursor = cursor;
 		let response: PlatformResponse;
+		// A page may bring the walk up to its bound, not past it: the transport stops reading there.
+		const remaining: SizeLimit = { bytes: Math.max(0, maxBytes - bytesRead), setting: MAX_LIST_SETTING };
 		try {
-			response = await fetchPage(pageQs);
+			response = await fetchPage(pageQs, remaining);
 		} catch (error) {
+			if (error instanceof AnswerTooLargeError && error.limit === remaining) throw tooLarge();
 			if (!(error instanceof NodeApiError)) throw new NodeOperationError(node, error as Error, { itemIndex });
 			throw stoppedAt(error, page, url, collected.length);
 		}
+		bytesRead += response.bytes ?? 0;
+		if (bytesRead > maxBytes) throw tooLarge();
 		const body = response.body as IDataObject;
 		if (Array.isArray(body)) {
 			// The historical unpaginated form: everything at once.
@@ -147,6 +179,12 @@ async function walkList(
 		if (!Array.isArray(data) || !meta || typeof meta !== 'object') {
 			throw stop('the platform answered a page without "data" and "meta"', 'had an unexpected shape (use Custom API Request to inspect the raw answer)');
 		}
+		if (data.length > pageLimit) {
+			throw stop(
+				'the platform returned more items than the page size asked for',
+				`had ${data.length} items where limit ${pageLimit} was asked for; a platform that ignores the page size could fill n8n's memory with items`,
+			);
+		}
 		const repeated = seen.add(data);
 		if (repeated.length > 0) {
 			throw stop(
@@ -154,9 +192,16 @@ async function walkList(
 				`repeated ${repeated.length} item(s) already read (first: ${seen.describe(repeated[0])}); following it could loop or output duplicates`,
 			);
 		}
+		const hasMore = readHasMore(meta);
+		if (!hasMore.ok) {
+			throw stop(
+				hasMore.problem,
+				'had it: the contract\'s hasMore is true or false, and a guess could end the list early without a word or follow it forever',
+			);
+		}
 		collected.push(...(data as IDataObject[]));
 		if (!walk.returnAll && collected.length >= walk.limit) break;
-		if (meta.hasMore !== true) break;
+		if (!hasMore.value) break;
 		const next = meta.nextCursor;
 		if (typeof next !== 'string' || next === '') {
 			throw stop(
@@ -205,7 +250,16 @@ export function readPageWalkOptions(scope: ItemScope): PageWalkOptions {
 	}
 	const pageSize = assertPageSize(node, scope.getNodeParameter('options.pageSize', MAX_PAGE_SIZE), itemIndex);
 	const maxPages = assertIntegerInRange(node, 'Max Pages', scope.getNodeParameter('options.maxPages', DEFAULT_MAX_PAGES), 1, 1_000_000, itemIndex);
-	return { returnAll, limit, pageSize, maxPages };
+	const maxListSize = scope.getNodeParameter('options.maxListSize', DEFAULT_MAX_LIST_MB);
+	if (typeof maxListSize !== 'number' || !Number.isFinite(maxListSize) || maxListSize <= 0) {
+		throw invalid(
+			node,
+			'Max List Size (MB)',
+			`must be a number above 0 (got ${typeof maxListSize === 'number' ? maxListSize : kindOf(maxListSize)})`,
+			itemIndex,
+		);
+	}
+	return { returnAll, limit, pageSize, maxPages, maxBytes: Math.floor(maxListSize * MB), listSizeOption: true };
 }
 
 /** How a list operation reads one input item: the path of its list and its filters. */
@@ -246,7 +300,7 @@ export async function readListItems(
 	const rows = await walkList(
 		ctx,
 		path,
-		async (pageQs) => await portalRequest(ctx, 'GET', path, { qs: pageQs, baseURL, retry: true, itemIndex }),
+		async (pageQs, sizeLimit) => await portalRequest(ctx, 'GET', path, { qs: pageQs, baseURL, retry: true, itemIndex, sizeLimit }),
 		qs,
 		{ ...walk, idField: walk.idField ?? listIdField(path) },
 		itemIndex,

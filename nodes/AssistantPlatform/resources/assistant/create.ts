@@ -1,7 +1,8 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, NodeOutput } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeProperties, NodeOutput } from 'n8n-workflow';
 
+import { protectAssistantKeys } from '../../../shared/assistantKey';
 import { additionalFieldsJson } from '../../../shared/descriptions';
-import { assertNonEmpty } from '../../../shared/validation';
+import { assertNonEmpty, textField } from '../../../shared/validation';
 import { forEachItem, itemScope } from '../../shared/items';
 import { managementRequest, withAdditionalFields } from '../../shared/request';
 
@@ -57,33 +58,16 @@ export const description: INodeProperties[] = [
 	},
 ];
 
-/**
- * The platform returns the assistant's confidential key once, on create. Unless the user asks for it,
- * only a hint (its last four characters) is output.
- */
-function protectAssistantKey(items: INodeExecutionData[], reveal: boolean): INodeExecutionData[] {
-	if (reveal) return items;
-	for (const item of items) {
-		const key = item.json.assistantApiKey;
-		if (typeof key !== 'string') continue;
-		const json: IDataObject = { ...item.json };
-		delete json.assistantApiKey;
-		json.assistantApiKeyHint = key.length > 8 ? `…${key.slice(-4)}` : '…';
-		item.json = json;
-	}
-	return items;
-}
-
 /** POST /assistants {name, description, mode, ...Additional Fields}. */
 export async function execute(this: IExecuteFunctions): Promise<NodeOutput> {
 	const node = this.getNode();
 	return await forEachItem(this, async (itemIndex) => {
 		const body = withAdditionalFields(itemScope(this, itemIndex), {
 			name: assertNonEmpty(node, 'Name', this.getNodeParameter('name', itemIndex), itemIndex),
-			description: this.getNodeParameter('description', itemIndex, '') as string,
+			description: textField(node, 'Description', this.getNodeParameter('description', itemIndex, ''), itemIndex, { trim: false }),
 			mode: assertNonEmpty(node, 'Mode', this.getNodeParameter('mode', itemIndex), itemIndex),
 		});
 		const items = await managementRequest(this, itemIndex, 'POST', '/assistants', body);
-		return protectAssistantKey(items, this.getNodeParameter('options.includeApiKey', itemIndex, false) === true);
+		return protectAssistantKeys(items, this.getNodeParameter('options.includeApiKey', itemIndex, false) === true);
 	});
 }

@@ -3,6 +3,7 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { listProperties } from '../../../shared/descriptions';
 import type { ItemScope } from '../../shared/items';
 import { listOperation } from '../../shared/lists';
+import { textField } from '../../../shared/validation';
 
 const show = { resource: ['assistant'], operation: ['getAll'] };
 
@@ -31,7 +32,8 @@ export const description: INodeProperties[] = [
 function filtersQuery(scope: ItemScope): IDataObject {
 	const filters = (scope.getNodeParameter('filters', {}) as IDataObject) ?? {};
 	const qs: IDataObject = {};
-	if (filters.name !== undefined && filters.name !== null && String(filters.name) !== '') qs.name = String(filters.name);
+	const name = textField(scope.getNode(), 'Name Contains', filters.name, scope.getItemIndex(), { trim: false });
+	if (name !== '') qs.name = name;
 	return qs;
 }
 

@@ -5,6 +5,8 @@ import type {
 	INodePropertyOptions,
 } from 'n8n-workflow';
 
+import { textField } from '../../../shared/validation';
+
 import { assertProviderKind, readProviders, readToolCatalog } from './catalogReader';
 
 function matches(needle: string, ...values: Array<string | undefined>): boolean {
@@ -12,9 +14,8 @@ function matches(needle: string, ...values: Array<string | undefined>): boolean 
 	return values.some((value) => (value ?? '').toLowerCase().includes(needle));
 }
 
-function currentText(ctx: ILoadOptionsFunctions, name: string): string {
-	const value = ctx.getCurrentNodeParameter(name, { extractValue: true });
-	return typeof value === 'string' ? value.trim() : '';
+function currentText(ctx: ILoadOptionsFunctions, name: string, label: string): string {
+	return textField(ctx.getNode(), label, ctx.getCurrentNodeParameter(name, { extractValue: true }));
 }
 
 /** Provider picker (Runtime → Set Provider): the live catalog of the chosen Kind, filtered locally. */
@@ -40,7 +41,7 @@ export async function searchProviderModels(
 	filter?: string,
 ): Promise<INodeListSearchResult> {
 	const kind = assertProviderKind(this, this.getCurrentNodeParameter('providerKind'));
-	const providerId = currentText(this, 'providerId');
+	const providerId = currentText(this, 'providerId', 'Provider');
 	if (providerId === '') return { results: [] };
 	const providers = await readProviders(this, kind);
 	const provider = providers.find((p) => p.providerId === providerId);

@@ -7,6 +7,7 @@ import type {
 	NodeOutput,
 } from 'n8n-workflow';
 
+import { protectAssistantKeys } from '../../../shared/assistantKey';
 import { listProperties } from '../../../shared/descriptions';
 import type { ItemScope } from '../../shared/items';
 import { forEachItem, itemScope } from '../../shared/items';
@@ -86,7 +87,13 @@ function readQuery(scope: ItemScope, paginate: boolean): IDataObject {
 			);
 		}
 		const value = row.value;
-		qs[name] = value === undefined || value === null ? '' : typeof value === 'string' ? value : String(value);
+		// Defined, not assigned: "__proto__" is a parameter name like any other here.
+		Object.defineProperty(qs, name, {
+			value: value === undefined || value === null ? '' : typeof value === 'string' ? value : String(value),
+			enumerable: true,
+			writable: true,
+			configurable: true,
+		});
 	}
 	return qs;
 }
@@ -145,8 +152,11 @@ export async function execute(this: IExecuteFunctions): Promise<NodeOutput> {
 		const scope = itemScope(this, itemIndex);
 		baseURL ??= await portalBaseUrl(this);
 		const request = buildRequest(scope);
+		// A fresh assistant key (e.g. the answer of POST /assistants) is output only when asked for.
+		const reveal = scope.getNodeParameter('includeApiKey', false) === true;
 		if (request.paginate) {
-			return await readListItems(this, baseURL, request.path, request.qs, readPageWalkOptions(scope), itemIndex);
+			const items = await readListItems(this, baseURL, request.path, request.qs, readPageWalkOptions(scope), itemIndex);
+			return protectAssistantKeys(items, reveal);
 		}
 		const response = await portalRequest(this, request.method, request.path, {
 			qs: Object.keys(request.qs).length > 0 ? request.qs : undefined,
@@ -156,7 +166,7 @@ export async function execute(this: IExecuteFunctions): Promise<NodeOutput> {
 			retry: request.method === 'GET',
 			itemIndex,
 		});
-		return toItems(response.body);
+		return protectAssistantKeys(toItems(response.body), reveal);
 	});
 }
 
@@ -238,6 +248,15 @@ export const description: INodeProperties[] = [
 		description:
 			"Whether to follow the platform's cursor pagination (meta.nextCursor) and output one item per element of data. The query parameters are kept on every page; limit and cursor are set by the node.",
 		displayOptions: { show: { ...show, method: ['GET'] } },
+	},
+	{
+		displayName: 'Include API Key in Output',
+		name: 'includeApiKey',
+		type: 'boolean',
+		default: false,
+		description:
+			"Whether to output an assistant's confidential API key when the answer holds one (e.g. POST /assistants returns it once). When off, only its last four characters are output (assistantApiKeyHint), as Assistant → Create does; when on, it is stored in the execution data.",
+		displayOptions: { show },
 	},
 	...listProperties(paginatedShow, 'items'),
 ];

@@ -14,7 +14,7 @@ import {
 } from '../../../shared/constants';
 import type { ItemScope } from '../../shared/items';
 import { showOperations } from '../../shared/module';
-import { assertAcceptedFileType, assertRagId, invalid } from '../../../shared/validation';
+import { assertAcceptedFileType, assertRagId, invalid, optionField } from '../../../shared/validation';
 
 export const RESOURCE = 'ragCollection';
 
@@ -155,7 +155,7 @@ export async function selectFiles(
 	itemIndex: number,
 ): Promise<SelectedFile[]> {
 	let properties: string[];
-	if (selection === 'all') {
+	if (optionField(node, 'Binary Fields', selection, ['named', 'all'], itemIndex) === 'all') {
 		properties = Object.keys(access.item.binary ?? {});
 		if (properties.length === 0) {
 			throw invalid(

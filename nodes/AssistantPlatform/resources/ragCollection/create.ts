@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties, NodeOutput } from 'n8n-workflow';
 
 import { additionalFieldsJson } from '../../../shared/descriptions';
-import { assertNonEmpty } from '../../../shared/validation';
+import { assertNonEmpty, textField } from '../../../shared/validation';
 import { forEachItem, itemScope } from '../../shared/items';
 import { managementRequest, withAdditionalFields } from '../../shared/request';
 
@@ -37,8 +37,8 @@ export async function execute(this: IExecuteFunctions): Promise<NodeOutput> {
 	const node = this.getNode();
 	return await forEachItem(this, async (itemIndex) => {
 		const body: IDataObject = { name: assertNonEmpty(node, 'Name', this.getNodeParameter('name', itemIndex), itemIndex) };
-		const text = this.getNodeParameter('description', itemIndex, '');
-		if (typeof text === 'string' && text.trim() !== '') body.description = text;
+		const text = textField(node, 'Description', this.getNodeParameter('description', itemIndex, ''), itemIndex, { trim: false });
+		if (text.trim() !== '') body.description = text;
 		return await managementRequest(this, itemIndex, 'POST', '/rag/collections', withAdditionalFields(itemScope(this, itemIndex), body));
 	});
 }

@@ -7,6 +7,7 @@ import {
 	assertChunkSize,
 	assertNonEmpty,
 	invalid,
+	optionField,
 	parseJsonObject,
 } from '../../../shared/validation';
 import { forEachItem } from '../../shared/items';
@@ -41,7 +42,7 @@ async function buildEstimate(ctx: IExecuteFunctions, itemIndex: number): Promise
 	}
 	body.chunkSize = chunkSize;
 
-	if (parameter('filesFrom', 'binary') === 'list') {
+	if (optionField(node, 'Files From', parameter('filesFrom', 'binary'), ['binary', 'list'], itemIndex) === 'list') {
 		const rows = (parameter('fileList.files', []) as IDataObject[]) ?? [];
 		if (rows.length === 0) {
 			throw invalid(node, 'Files', 'add at least one file (File Name and Size in Bytes)', itemIndex);

@@ -1,8 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import { redactUrlFields } from '../../../shared/redact';
-import { assertHttpUrl, invalid } from '../../../shared/validation';
-import { readText } from '../../../shared/text';
+import { assertHttpUrl, invalid, textField } from '../../../shared/validation';
 import type { ItemScope } from '../../shared/items';
 import { showOperations } from '../../shared/module';
 import { managementRequest, resolvePath, withAdditionalFields } from '../../shared/request';
@@ -47,9 +46,11 @@ export function readHookSwitch(
 	scope: ItemScope,
 	fields: { enabled: string; url: string; urlLabel: string; authName: string },
 ): { enabled: boolean; url: string | null; authName: string | null } {
+	const node = scope.getNode();
+	const itemIndex = scope.getItemIndex();
 	const enabled = readBoolean(scope, fields.enabled, 'Enabled', true);
-	const rawUrl = readText(scope.getNodeParameter(fields.url, ''));
-	const url = enabled || rawUrl !== '' ? assertHttpUrl(scope.getNode(), fields.urlLabel, rawUrl, scope.getItemIndex()) : null;
-	const authName = readText(scope.getNodeParameter(fields.authName, ''));
+	const rawUrl = textField(node, fields.urlLabel, scope.getNodeParameter(fields.url, ''), itemIndex);
+	const url = enabled || rawUrl !== '' ? assertHttpUrl(node, fields.urlLabel, rawUrl, itemIndex) : null;
+	const authName = textField(node, 'Authentication Name', scope.getNodeParameter(fields.authName, ''), itemIndex);
 	return { enabled, url, authName: authName === '' ? null : authName };
 }

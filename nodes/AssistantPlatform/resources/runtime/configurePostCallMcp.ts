@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties, NodeOutput } from 'n8n-workflow';
 
 import { assistantLocator } from '../../../shared/descriptions';
-import { parseJsonObject } from '../../../shared/validation';
+import { invalid, kindOf, parseJsonObject } from '../../../shared/validation';
 import type { ItemScope } from '../../shared/items';
 import { forEachItem, itemScope } from '../../shared/items';
 
@@ -22,6 +22,9 @@ function mcpBody(scope: ItemScope): IDataObject {
 	const body: IDataObject = { enabled, serverUrl: url, authName };
 	const options = (scope.getNodeParameter('mcpOptions', {}) ?? {}) as IDataObject;
 	if (options.tools !== undefined) {
+		if (options.tools !== null && typeof options.tools !== 'string' && !Array.isArray(options.tools)) {
+			throw invalid(node, 'Tools', `must be comma-separated text or a list, not ${kindOf(options.tools)}`, itemIndex);
+		}
 		const tools = splitList(options.tools);
 		if (tools.length > 0) body.tools = tools;
 	}

@@ -1,11 +1,11 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties, NodeOutput } from 'n8n-workflow';
 
 import { assistantLocator } from '../../../shared/descriptions';
-import { assertNonEmpty, parseJsonObject } from '../../../shared/validation';
+import { assertNonEmpty, parseJsonObject, textField } from '../../../shared/validation';
 import { forEachItem, itemScope } from '../../shared/items';
 import { assertProviderKind, providerKindOptions } from '../catalog/catalogReader';
 
-import { assistantPath, patchRuntime, readText, showFor } from './common';
+import { assistantPath, patchRuntime, showFor } from './common';
 
 const show = showFor('setProvider');
 
@@ -120,12 +120,12 @@ export async function execute(this: IExecuteFunctions): Promise<NodeOutput> {
 			itemIndex,
 		);
 		const body: IDataObject = { providerId };
-		const model = readText(this.getNodeParameter('model', itemIndex, '', { extractValue: true }));
+		const model = textField(node, 'Model', this.getNodeParameter('model', itemIndex, '', { extractValue: true }), itemIndex);
 		if (model !== '') body.model = model;
 		const options = (this.getNodeParameter('providerOptions', itemIndex, {}) ?? {}) as IDataObject;
-		const voice = readText(options.voice);
+		const voice = textField(node, 'Voice', options.voice, itemIndex);
 		if (voice !== '') body.voice = voice;
-		const language = readText(options.language);
+		const language = textField(node, 'Language', options.language, itemIndex);
 		if (language !== '') body.language = language;
 		if (options.settings !== undefined) {
 			body.settings = parseJsonObject(node, 'Settings', options.settings, itemIndex);

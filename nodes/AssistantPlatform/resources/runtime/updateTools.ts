@@ -2,13 +2,13 @@ import type { IDataObject, IExecuteFunctions, INodeProperties, NodeOutput } from
 
 import { TOOL_KINDS } from '../../../shared/constants';
 import { assistantLocator } from '../../../shared/descriptions';
-import { invalid } from '../../../shared/validation';
+import { invalid, textField } from '../../../shared/validation';
 import type { ItemScope } from '../../shared/items';
 import { forEachItem, itemScope } from '../../shared/items';
 import type { BoundTool, CatalogTool } from '../catalog/catalogReader';
 import { readAssistantTools, readToolCatalog } from '../catalog/catalogReader';
 
-import { assistantPath, patchRuntime, readText, showFor } from './common';
+import { assistantPath, patchRuntime, showFor } from './common';
 
 const show = showFor('updateTools');
 
@@ -42,9 +42,9 @@ function readEntries(
 	const list = Array.isArray(raw) ? (raw as IDataObject[]) : [];
 	return list.map((value, index) => {
 		const label = `${title} › Tool ${index + 1}`;
-		const toolName = readText(value?.toolName);
+		const toolName = textField(node, `${label} › Tool`, value?.toolName, itemIndex);
 		if (toolName === '') throw invalid(node, `${label} › Tool`, 'must not be empty', itemIndex);
-		const kind = readText(value?.toolKind ?? FROM_CATALOG) || FROM_CATALOG;
+		const kind = textField(node, `${label} › Kind`, value?.toolKind ?? FROM_CATALOG, itemIndex) || FROM_CATALOG;
 		if (kind !== FROM_CATALOG && !TOOL_KINDS.includes(kind)) {
 			throw invalid(
 				node,
@@ -53,7 +53,7 @@ function readEntries(
 				itemIndex,
 			);
 		}
-		const given = readText(value?.subscriptionName);
+		const given = textField(node, `${label} › Subscription Name`, value?.subscriptionName, itemIndex);
 		if (kind === 'custom_tool' && given !== '') {
 			throw invalid(
 				node,
