@@ -85,7 +85,7 @@ describe('rooms: what imports what under nodes/', () => {
 	it('the rule names each kind of violation', () => {
 		expect(
 			roomViolations([
-				{ from: 'nodes/AssistantPlatformTrigger/a.ts', to: 'nodes/AssistantPlatform/shared/b' },
+				{ from: 'nodes/AssistantPlatformTrigger/a.ts', to: 'nodes/AssistantPlatform/helpers/b' },
 				{ from: 'nodes/shared/c.ts', to: 'nodes/AssistantPlatform/d' },
 				{ from: 'nodes/AssistantPlatform/resources/x/e.ts', to: 'nodes/AssistantPlatform/resources/y/f' },
 				{ from: 'nodes/AssistantPlatform/resources/y/f.ts', to: 'nodes/AssistantPlatform/resources/x/e' },

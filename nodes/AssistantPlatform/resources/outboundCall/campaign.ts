@@ -15,7 +15,7 @@ import type { DialerHooks, DialerStats, PlaceResult } from '../../../shared/call
 import { dialWithCap } from '../../../shared/callsInFlight';
 import { statusRecordItem } from '../../../shared/callResult';
 import type { Outcome, Placement } from '../../../shared/placement';
-import type { RequestSettings } from '../../../shared/outbound';
+import type { RequestSettings } from '../../../shared/transport';
 import type { NextCall, RetryPolicy } from '../../../shared/retryPolicy';
 import { decideNextCall, noCall, readRetryPolicy } from '../../../shared/retryPolicy';
 import { readStatusOnce } from '../../../shared/statusPoll';

@@ -1,10 +1,10 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { asNodeError } from '../../shared/items';
-import { outboundBaseUrl, retryAfterMs } from '../../../shared/transport';
+import { asNodeError } from '../../helpers/items';
+import { outboundBaseUrl, readRequestSettings, retryAfterMs } from '../../../shared/transport';
 import { placementProperties } from '../../../shared/placementFields';
-import { runInBatches } from '../../../shared/batches';
-import { outboundApi, readBatching, readRequestSettings } from '../../../shared/outbound';
+import { readBatching, runInBatches } from '../../../shared/batches';
+import { outboundApi } from '../../../shared/outbound';
 
 import type { Outcome, Placement } from '../../../shared/placement';
 import {
