@@ -188,7 +188,7 @@ async function main(): Promise<void> {
 		env.sandbox.reset();
 		const imported = await importExamples(env);
 		const resultsWorkflow = imported.byFile['2-call-results.json'];
-		await env.n8n.publishWorkflow(resultsWorkflow.id);
+		await env.n8n.api('POST', `/workflows/${resultsWorkflow.id}/publish`);
 		await waitUntilListening(env.n8n, resultsWorkflow.workflow.nodes.find((n: any) => n.name === 'Call Result'));
 		for (const variant of VARIANTS) {
 			if (ONLY && !ONLY.includes(variant.key)) continue;

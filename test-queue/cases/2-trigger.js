@@ -37,10 +37,10 @@ module.exports = {
 		const workflow = await main.createWorkflow(chain('queue: platform events', [trigger, noOpNode('Received')]));
 		const base = `${cluster.webhookUrl}/webhook/${trigger.webhookId}`;
 		const url = (slug, secret = trigger.parameters.webhookSecret) => `${base}/${secret}/${slug}`;
-		await main.publishWorkflow(workflow.id);
+		await main.api('POST', `/workflows/${workflow.id}/publish`);
 		const probe = await waitForWebhook(`${base}/call-result`, { probe: true });
 		assert.equal(probe.status, 401, `the trigger is not listening at the webhook processor: ${JSON.stringify(probe.body)}`);
-		await waitFor('the registration in the static data', async () => (await main.getWorkflow(workflow.id)).staticData?.[`node:${trigger.name}`]?.registration);
+		await waitFor('the registration in the static data', async () => (await main.api('GET', `/workflows/${workflow.id}`)).staticData?.[`node:${trigger.name}`]?.registration);
 		assert.equal(sandbox.state.conversationWebhooks.get(assistant.assistantId)?.url, url('conversation-end'));
 
 		// Wrong posts first: none may start an execution.
@@ -78,7 +78,7 @@ module.exports = {
 				),
 			]),
 		);
-		await main.publishWorkflow(placer.id);
+		await main.api('POST', `/workflows/${placer.id}/publish`);
 		const started = await waitForWebhook(`${cluster.webhookUrl}/webhook/q2-place-${trigger.webhookId}`, { calls: dsts.map((dst) => ({ dst })) });
 		assert.equal(started.status, 200);
 		const all = await waitForFinished(main, workflow.id, DIRECT + 3 * ANSWERED, { what: 'case 2 (sandbox events)', timeoutMs: 120000 });
@@ -105,8 +105,8 @@ module.exports = {
 		for (const c of callbacks) assert.ok(seen.has(`${c.kind}:${c.internal_id}`), `${c.kind} of ${c.internal_id} started no execution`);
 		assert.ok(!seen.has('callResult:q2-forged') && !seen.has('conversationEnd:q2-forged'), 'a refused post started an execution');
 
-		await main.unpublishWorkflow(workflow.id);
-		await main.unpublishWorkflow(placer.id);
+		await main.api('POST', `/workflows/${workflow.id}/unpublish`);
+		await main.api('POST', `/workflows/${placer.id}/unpublish`);
 		const byKind = {};
 		for (const e of events) byKind[e.event] = (byKind[e.event] ?? 0) + 1;
 		return {

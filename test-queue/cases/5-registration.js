@@ -29,11 +29,11 @@ module.exports = {
 			cluster.credentials.portal,
 		);
 		const workflow = await main.createWorkflow(chain('queue: registration', [trigger, noOpNode('Received')]));
-		const registration = async () => (await main.getWorkflow(workflow.id)).staticData?.[`node:${trigger.name}`]?.registration;
+		const registration = async () => (await main.api('GET', `/workflows/${workflow.id}`)).staticData?.[`node:${trigger.name}`]?.registration;
 		const base = `${cluster.webhookUrl}/webhook/${trigger.webhookId}/${trigger.parameters.webhookSecret}`;
 		sandbox.clearJournal();
 
-		await main.publishWorkflow(workflow.id);
+		await main.api('POST', `/workflows/${workflow.id}/publish`);
 		await waitFor('the registration in the static data', registration);
 		await delay(3000); // a second registration (by another process) would arrive now
 		const published = patches();
@@ -48,7 +48,7 @@ module.exports = {
 		assert.notEqual(listening.status, 404, 'the webhook processor does not serve the published trigger');
 
 		sandbox.clearJournal();
-		await main.unpublishWorkflow(workflow.id);
+		await main.api('POST', `/workflows/${workflow.id}/unpublish`);
 		await waitFor('the registration to leave the static data', async () => (await registration()) === undefined);
 		await delay(3000);
 		const unpublished = patches();
