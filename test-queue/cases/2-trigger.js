@@ -82,13 +82,17 @@ module.exports = {
 		const started = await waitForWebhook(`${cluster.webhookUrl}/webhook/q2-place-${trigger.webhookId}`, { calls: dsts.map((dst) => ({ dst })) });
 		assert.equal(started.status, 200);
 		const all = await waitForFinished(main, workflow.id, DIRECT + 3 * ANSWERED, { what: 'case 2 (sandbox events)', timeoutMs: 120000 });
-		await delay(2000); // any extra execution would show up now
+		const placedIds = new Set([...sandbox.state.calls.values()].filter((c) => dsts.includes(c.dst)).map((c) => c.internalId));
+		const ofPlaced = () => sandbox.callbacks.filter((c) => placedIds.has(String(c.internal_id)));
+		await waitFor('every post of the sandbox answered', () => ofPlaced().length >= 3 * ANSWERED, { describe: () => `${ofPlaced().length} answered` });
+		// Every post is answered, so no other execution can start; one it started is saved as its answer goes out, and
+		// the last answers went out just now: a second of quiet lets an extra execution show.
+		await delay(1000);
 		const list = await allExecutions(main, workflow.id, { includeData: true });
 		assert.equal(all.list.length, list.length);
 		assert.equal(list.length, DIRECT + 3 * ANSWERED, 'executions of the trigger');
 
-		const placedIds = new Set([...sandbox.state.calls.values()].filter((c) => dsts.includes(c.dst)).map((c) => c.internalId));
-		const callbacks = sandbox.callbacks.filter((c) => placedIds.has(String(c.internal_id)));
+		const callbacks = ofPlaced();
 		assert.equal(callbacks.length, 3 * ANSWERED, JSON.stringify(callbacks.map((c) => [c.kind, c.status])));
 		assert.ok(callbacks.every((c) => c.status === 200), JSON.stringify(callbacks.filter((c) => c.status !== 200)));
 		const events = list.map((execution) => {

@@ -34,8 +34,10 @@ module.exports = {
 		sandbox.clearJournal();
 
 		await main.api('POST', `/workflows/${workflow.id}/publish`);
+		// The registration is stored once both PATCHes were answered. Only another process acting on the same publish
+		// could still send one, as fast as the main did (two PATCHes on 127.0.0.1): a second of quiet shows it.
 		await waitFor('the registration in the static data', registration);
-		await delay(3000); // a second registration (by another process) would arrive now
+		await delay(1000);
 		const published = patches();
 		assert.deepEqual(
 			published.map(([suffix, body, status]) => [suffix, status, body.url ?? body.hangupUrl]),
@@ -50,7 +52,7 @@ module.exports = {
 		sandbox.clearJournal();
 		await main.api('POST', `/workflows/${workflow.id}/unpublish`);
 		await waitFor('the registration to leave the static data', async () => (await registration()) === undefined);
-		await delay(3000);
+		await delay(1000); // as after the publish: a second unregistration by another process would show now
 		const unpublished = patches();
 		assert.deepEqual(
 			unpublished.map(([suffix, body, status]) => [suffix, status, body]),
