@@ -140,17 +140,11 @@ class Editor {
 		await this.page.click('[data-test-id="ndv"] [data-test-id="node-execute-button"]');
 	}
 
-	/** The output panel's text once it shows items or an error (polls: the panel fills in when the run ends). */
+	/** The output panel's text once it shows items or an error (it fills in when the run ends). */
 	async outputText({ timeout = 30000, until = /\b\d+ items?\b|error|problem/i } = {}) {
-		const panel = this.page.locator('[data-test-id="output-panel"]');
-		const started = Date.now();
-		let text = '';
-		while (Date.now() - started < timeout) {
-			text = await panel.innerText().catch(() => '');
-			if (until.test(text)) return text;
-			await this.page.waitForTimeout(250);
-		}
-		throw new Error(`the output panel shows no items after ${timeout / 1000} s: ${text.slice(0, 300)}`);
+		const shown = await textMatching(this.page, '[data-test-id="output-panel"]', until, timeout);
+		if (!until.test(shown)) throw new Error(`the output panel shows no items after ${timeout / 1000} s: ${shown.slice(0, 300)}`);
+		return shown;
 	}
 
 	async canvasNodes() {
@@ -160,8 +154,16 @@ class Editor {
 	}
 }
 
+/** The text of `selector` once it matches `pattern`, or as it is after `timeout` ms. */
+async function textMatching(page, selector, pattern, timeout) {
+	const read = (sel) => document.querySelector(sel)?.innerText ?? '';
+	const matches = ([sel, source, flags]) => new RegExp(source, flags).test(document.querySelector(sel)?.innerText ?? '');
+	await page.waitForFunction(matches, [selector, pattern.source, pattern.flags], { timeout }).catch(() => {});
+	return await page.evaluate(read, selector);
+}
+
 function escape(text) {
 	return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
-module.exports = { Editor };
+module.exports = { Editor, textMatching };

@@ -8,6 +8,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 
 const { prepareExample, PORTAL_CREDENTIAL_TYPE, OUTBOUND_CREDENTIAL_TYPE } = require('../scripts/n8n-examples');
+const { textMatching } = require('./editor');
 
 const APP = 'Assistant Platform';
 const CALL_AND_WAIT = 'Assistant Platform Call and Wait';
@@ -371,14 +372,11 @@ async function assertNoticeFits(page) {
 
 /** The webhook URL the open node panel shows now (Test URL or Production URL, whichever is chosen). */
 async function webhookUrlShown(page, kind) {
-	const ndv = page.locator('[data-test-id="ndv"]');
 	const pattern = kind === 'test' ? /https?:\/\/\S+\/webhook-test\/\S+/ : /https?:\/\/\S+\/webhook\/\S+/;
-	for (let i = 0; i < 20; i++) {
-		const match = pattern.exec(await ndv.innerText());
-		if (match) return match[0];
-		await page.waitForTimeout(250);
-	}
-	throw new Error(`no ${kind} webhook URL shown in the node panel: ${(await ndv.innerText()).slice(0, 600)}`);
+	const shown = await textMatching(page, '[data-test-id="ndv"]', pattern, 5000);
+	const match = pattern.exec(shown);
+	if (!match) throw new Error(`no ${kind} webhook URL shown in the node panel: ${shown.slice(0, 600)}`);
+	return match[0];
 }
 
 /** Places a call on the sandbox (outbound API, trunk route) whose call result goes to `callResultUrl`. */
