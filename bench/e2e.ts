@@ -1,5 +1,5 @@
 /**
- * `npm run bench:e2e`: case 4 of issue 8, trigger intake in a real n8n (2.41.1, the pinned install of the e2e
+ * `npm run bench:e2e`: case 4, trigger intake in a real n8n (2.41.1, the pinned install of the e2e
  * tooling, scripts/n8n-runtime.js). The package is built, packed and installed as a community package.
  *
  * Three published workflows in the same instance:
@@ -42,7 +42,6 @@ const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 50);
 interface N8n {
 	url: string;
 	createWorkflow(workflow: unknown): Promise<{ id: string }>;
-	publishWorkflow(id: string): Promise<unknown>;
 	api(method: string, pathname: string, body?: unknown): Promise<{ data: Execution[]; nextCursor?: string | null }>;
 	callWebhook(url: string, options: { body: unknown; retryMs: number }): Promise<{ status: number }>;
 	stop(): Promise<void>;
@@ -234,7 +233,7 @@ async function main(): Promise<void> {
 		// BENCH_TRIGGER_VERSION: the trigger's typeVersion in the workflow (for a candidate build with several versions).
 		if (process.env.BENCH_TRIGGER_VERSION) (trigger as { typeVersion?: number }).typeVersion = Number(process.env.BENCH_TRIGGER_VERSION);
 		const ours = await n8n.createWorkflow(workflows.chain('bench: trigger intake', [trigger, workflows.noOpNode('Received')]));
-		await n8n.publishWorkflow(ours.id);
+		await n8n.api('POST', `/workflows/${ours.id}/publish`);
 		// Registered once a post with the right token answers; an empty body is refused (400) and starts nothing.
 		const ready = await n8n.callWebhook(workflows.triggerUrl(n8n, trigger, 'call-result'), { body: {}, retryMs: 20_000 });
 		if (ready.status !== 400) throw new Error(`the trigger answered ${ready.status} to an empty body`);
@@ -250,7 +249,7 @@ async function main(): Promise<void> {
 			parameters: { httpMethod: 'POST', path: webhookPath, responseMode: 'onReceived', options: {} },
 		};
 		const theirs = await n8n.createWorkflow(workflows.chain('bench: webhook intake', [webhook, workflows.noOpNode('Received')]));
-		await n8n.publishWorkflow(theirs.id);
+		await n8n.api('POST', `/workflows/${theirs.id}/publish`);
 		const webhookUrl = `${n8n.url}/webhook/${webhookPath}`;
 		// n8n registers production webhooks just after publishing: wait until it answers (this probe is one execution
 		// before the first run; runs count only their own executions).
@@ -268,7 +267,7 @@ async function main(): Promise<void> {
 			parameters: {},
 		};
 		const floor = await n8n.createWorkflow(workflows.chain('bench: floor trigger intake', [floorNode, workflows.noOpNode('Received')]));
-		await n8n.publishWorkflow(floor.id);
+		await n8n.api('POST', `/workflows/${floor.id}/publish`);
 		const floorUrl = `${n8n.url}/webhook/${floorNode.webhookId}/call-result`;
 		const floorProbe = await n8n.callWebhook(floorUrl, { body: { probe: true }, retryMs: 20_000 });
 		if (floorProbe.status !== 200) throw new Error(`the floor trigger answered ${floorProbe.status}`);

@@ -12,7 +12,7 @@
 // after the environment started, before the first test of any module (for work whose wall time should overlap the
 // other cases, e.g. an execution that n8n resumes by itself a minute later). `env` is filled in before either runs:
 //   env.sandbox      the PlatformSandbox (journal, state, clearJournal(), reset(), ...)
-//   env.n8n          the N8nInstance (scripts/n8n-runtime.js: createWorkflow, runWorkflow, publishWorkflow, ...)
+//   env.n8n          the N8nInstance (scripts/n8n-runtime.js: api, rest, createWorkflow, runWorkflow, ...)
 //   env.credentials  { portal, outbound }: the n8n credentials ({ id, name, type }) pointing at the sandbox
 //   env.byType       the same, keyed by credential type (for prepareExample)
 'use strict';

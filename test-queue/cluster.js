@@ -91,8 +91,8 @@ async function startCluster({ tarball }) {
 		timings.aptMs = services.installMs;
 
 		const { PlatformSandbox } = loadSandbox();
-		// Callbacks time out after 30 s, not the sandbox's default 5 s: on this shared 2-core machine (load 12-14 from
-		// other work) n8n took over 5 s to read some posts, and the platform's timeout is not specified (docs/scaling.md).
+		// Callbacks time out after 30 s, not the sandbox's default 5 s: four n8n processes on 2 busy cores took over 5 s
+		// to read some posts, and the platform's timeout is not specified (docs/scaling.md).
 		const sandbox = await PlatformSandbox.start({ clock: 'real', seed: { deterministic: true }, journalLimit: 200000, callbackTimeoutMs: 30000 });
 		started.sandbox = sandbox;
 

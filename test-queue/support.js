@@ -57,7 +57,7 @@ async function campaignWorkflow(cluster, name, { callerId, batch }) {
 			),
 		]),
 	);
-	await cluster.main.publishWorkflow(workflow.id);
+	await cluster.main.api('POST', `/workflows/${workflow.id}/publish`);
 	return { workflow, url: `${cluster.webhookUrl}/webhook/${webhookPath}` };
 }
 

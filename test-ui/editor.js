@@ -44,7 +44,7 @@ class Editor {
 	/** The "What happens next?" panel, from the + after the last node. */
 	async openNextPanel() {
 		await this.page.click('[data-test-id="zoom-to-fit"]');
-		await this.page.waitForTimeout(300);
+		// A click waits until its target stops moving, so the zoom's animation is over when it lands.
 		await this.page.locator('[data-test-id="canvas-handle-plus"]').last().click();
 		await this.page.waitForSelector('[data-test-id="node-creator-search-bar"]');
 		const title = await this.page.locator('[data-test-id="node-creator"]').innerText();
@@ -56,10 +56,15 @@ class Editor {
 		await this.page.waitForSelector('[data-test-id="node-creator"]', { state: 'detached' }).catch(() => {});
 	}
 
-	/** Types into the node panel's search; returns the entries shown: [{ name, description }]. */
+	/**
+	 * Types into the node panel's search; returns the entries shown: [{ name, description }]. n8n applies a search
+	 * 300 ms after the last keystroke, or at once on an arrow key (its search bar flushes the debounce then): the
+	 * ArrowDown makes the list the query's before it is read.
+	 */
 	async search(query) {
-		await this.page.fill('[data-test-id="node-creator-search-bar"]', query);
-		await this.page.waitForTimeout(400);
+		const bar = this.page.locator('[data-test-id="node-creator-search-bar"]');
+		await bar.fill(query);
+		await bar.press('ArrowDown');
 		return await this.entries();
 	}
 
@@ -110,9 +115,11 @@ class Editor {
 		const { page } = this;
 		const select = page.locator('[data-test-id="ndv"] [data-test-id="node-credentials-select"]');
 		await select.waitFor();
-		// the usable credentials are fetched when the panel opens; give the preselection a moment
-		await page.waitForTimeout(1000);
-		const selected = await select.locator('input').inputValue();
+		// The usable credentials are fetched when the panel opens, then one is preselected: wait for it (up to 10 s;
+		// none after that is what the caller's assertion reports).
+		const input = select.locator('input');
+		await page.waitForFunction((element) => element.value !== '', await input.elementHandle(), { timeout: 10000 }).catch(() => {});
+		const selected = await input.inputValue();
 		await select.click();
 		const dropdown = page.locator('.el-select-dropdown:visible, .el-popper:visible').last();
 		await dropdown.waitFor();
@@ -133,17 +140,11 @@ class Editor {
 		await this.page.click('[data-test-id="ndv"] [data-test-id="node-execute-button"]');
 	}
 
-	/** The output panel's text once it shows items or an error (polls: the panel fills in when the run ends). */
+	/** The output panel's text once it shows items or an error (it fills in when the run ends). */
 	async outputText({ timeout = 30000, until = /\b\d+ items?\b|error|problem/i } = {}) {
-		const panel = this.page.locator('[data-test-id="output-panel"]');
-		const started = Date.now();
-		let text = '';
-		while (Date.now() - started < timeout) {
-			text = await panel.innerText().catch(() => '');
-			if (until.test(text)) return text;
-			await this.page.waitForTimeout(250);
-		}
-		throw new Error(`the output panel shows no items after ${timeout / 1000} s: ${text.slice(0, 300)}`);
+		const shown = await textMatching(this.page, '[data-test-id="output-panel"]', until, timeout);
+		if (!until.test(shown)) throw new Error(`the output panel shows no items after ${timeout / 1000} s: ${shown.slice(0, 300)}`);
+		return shown;
 	}
 
 	async canvasNodes() {
@@ -153,8 +154,16 @@ class Editor {
 	}
 }
 
+/** The text of `selector` once it matches `pattern`, or as it is after `timeout` ms. */
+async function textMatching(page, selector, pattern, timeout) {
+	const read = (sel) => document.querySelector(sel)?.innerText ?? '';
+	const matches = ([sel, source, flags]) => new RegExp(source, flags).test(document.querySelector(sel)?.innerText ?? '');
+	await page.waitForFunction(matches, [selector, pattern.source, pattern.flags], { timeout }).catch(() => {});
+	return await page.evaluate(read, selector);
+}
+
 function escape(text) {
 	return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
-module.exports = { Editor };
+module.exports = { Editor, textMatching };

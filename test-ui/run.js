@@ -4,8 +4,10 @@
 // test-ui/steps.js in order. Each step ends with a screenshot (.build/ui-screenshots/NN-<step>.png); a step
 // that fails is named with its error and its screenshot is kept as NN-<step>.FAILED.png.
 //
-// Run through `npm run test:ui` (scripts/ui.js builds, packs and installs first). UI_KEEP=1 keeps the n8n
-// user folder; UI_SLOW_MS=<ms> slows every browser action down to watch a run.
+// `npm run test:ui` runs it after scripts/suite.js has packed the package, compiled the sandbox and installed the
+// pinned n8n; Debian's chromium is installed with apt-get when missing (never a browser download). Arguments filter
+// the steps by name (`npm run test:ui -- search credential`). UI_KEEP=1 keeps the n8n user folder; UI_SLOW_MS=<ms>
+// slows every browser action down to watch a run.
 'use strict';
 const fs = require('node:fs');
 const os = require('node:os');
@@ -90,3 +92,21 @@ async function runSuite({ tarball, chromium, filters = [], log = console.log }) 
 }
 
 module.exports = { runSuite, CHROMIUM_ARGS, screenshotDir };
+
+if (require.main === module) {
+	const { spawnSync } = require('node:child_process');
+	const { makeLogger } = require('../scripts/n8n-runtime');
+	const { exitWithSummary, prepareSuite } = require('../scripts/suite');
+	const chromium = '/usr/bin/chromium';
+	const log = makeLogger('ui');
+	exitWithSummary('ui', async () => {
+		for (const args of fs.existsSync(chromium) ? [] : [['update', '-qq'], ['install', '-y', '-qq', 'chromium']]) {
+			const { status } = spawnSync('apt-get', args, { stdio: 'inherit', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+			if (status !== 0) throw new Error(`apt-get ${args.join(' ')} failed (exit ${status})`);
+		}
+		const { tarball } = await prepareSuite(log);
+		const result = await runSuite({ tarball, chromium, filters: process.argv.slice(2), log });
+		log(`screenshots: ${result.screenshotDir}`);
+		return result;
+	});
+}

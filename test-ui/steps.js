@@ -1,4 +1,4 @@
-// The browser suite's steps, in order (issue 13): what a new user does in n8n's editor with this package.
+// The browser suite's steps, in order: what a new user does in n8n's editor with this package.
 // Each step: { name, run({ editor, page, env, state }) }; it throws (assert) when the editor shows
 // something else. Later steps may use what earlier ones left in `state`.
 'use strict';
@@ -8,6 +8,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 
 const { prepareExample, PORTAL_CREDENTIAL_TYPE, OUTBOUND_CREDENTIAL_TYPE } = require('../scripts/n8n-examples');
+const { textMatching } = require('./editor');
 
 const APP = 'Assistant Platform';
 const CALL_AND_WAIT = 'Assistant Platform Call and Wait';
@@ -94,7 +95,6 @@ const steps = [
 			const inTrigger = (await editor.search(APP)).find((entry) => entry.name === APP);
 			assert.equal(inTrigger?.description, inNext.description, 'one app entry, one description');
 			await editor.closePanel();
-			await page.waitForTimeout(100);
 		},
 	},
 	{
@@ -267,7 +267,7 @@ const steps = [
 			const call = await placeSandboxCall(env, testUrl);
 			const output = await editor.outputText({ timeout: 30000, until: new RegExp(`${call.internal_id}|error`, 'i') });
 			assert.match(output, new RegExp(call.internal_id), `the output shows the call result of ${call.internal_id}: ${output.slice(0, 400)}`);
-			// One documented shape for a call result (issue 13, defect 6): the fields every node outputs.
+			// One documented shape for a call result (docs/assumptions.md, "Output of a call result"): the fields every node outputs.
 			for (const field of ['dialStatus', 'duration', 'billSec', 'trafficCostNumber', 'pending']) {
 				assert.match(output, new RegExp(field), `the output shows ${field}: ${output.slice(0, 400)}`);
 			}
@@ -305,8 +305,9 @@ const steps = [
 				undefined,
 				{ timeout: 60000 },
 			);
-			await page.waitForTimeout(1000);
-			await page.locator('[data-test-id="canvas-node"]', { hasText: last.name }).dblclick();
+			const lastNode = page.locator('[data-test-id="canvas-node"]', { hasText: last.name });
+			await lastNode.locator('[data-test-id="canvas-node-status-success"]').waitFor({ timeout: 30000 });
+			await lastNode.dblclick();
 			await editor.ndvOpen();
 			const output = await editor.outputText();
 			assert.match(output, /1 item/i, `the last node output one item: ${output.slice(0, 400)}`);
@@ -371,14 +372,11 @@ async function assertNoticeFits(page) {
 
 /** The webhook URL the open node panel shows now (Test URL or Production URL, whichever is chosen). */
 async function webhookUrlShown(page, kind) {
-	const ndv = page.locator('[data-test-id="ndv"]');
 	const pattern = kind === 'test' ? /https?:\/\/\S+\/webhook-test\/\S+/ : /https?:\/\/\S+\/webhook\/\S+/;
-	for (let i = 0; i < 20; i++) {
-		const match = pattern.exec(await ndv.innerText());
-		if (match) return match[0];
-		await page.waitForTimeout(250);
-	}
-	throw new Error(`no ${kind} webhook URL shown in the node panel: ${(await ndv.innerText()).slice(0, 600)}`);
+	const shown = await textMatching(page, '[data-test-id="ndv"]', pattern, 5000);
+	const match = pattern.exec(shown);
+	if (!match) throw new Error(`no ${kind} webhook URL shown in the node panel: ${shown.slice(0, 600)}`);
+	return match[0];
 }
 
 /** Places a call on the sandbox (outbound API, trunk route) whose call result goes to `callResultUrl`. */
@@ -435,8 +433,9 @@ async function testCredentialInDialog(editor, env, which, good) {
 	let text = await modal.innerText();
 	if (!good) {
 		// the Retry button is the dialog's Test button: it tests again and says the same
+		const tested = page.waitForResponse((r) => r.url().includes('/rest/credentials') && r.request().method() !== 'GET', { timeout: 30000 });
 		await modal.getByText('Retry', { exact: true }).first().click();
-		await page.waitForTimeout(1500);
+		await tested;
 		await modal.getByText(/Couldn.t connect/i).first().waitFor();
 		text = await modal.innerText();
 	}

@@ -217,7 +217,7 @@ function register(env) {
 		});
 
 		test('every operation as a tool: names within 64 characters, descriptions and parameter schemas written for a model (docs/ai-tools.md)', async () => {
-			const types = await env.n8n.nodeTypes();
+			const types = await env.n8n.types('nodes');
 			const toolType = types.find((type) => type.name === TOOL_TYPE);
 			assert.ok(toolType, `${TOOL_TYPE} is loaded`);
 			const { makeNodeName } = n8nNodeHelpers();
@@ -272,7 +272,7 @@ function register(env) {
 		});
 
 		test("nothing secret in n8n's log or in the data of the suite's executions", async () => {
-			const executions = await env.n8n.listExecutions({ includeData: true, limit: 250 });
+			const executions = (await env.n8n.api('GET', '/executions?includeData=true&limit=250')).data;
 			assert.ok(executions.length >= 10);
 			assertNoSecrets(env.sandbox, executions, 'the executions');
 			assertNoSecrets(env.sandbox, fs.readFileSync(env.n8n.logFile, 'utf8'), "n8n's log");

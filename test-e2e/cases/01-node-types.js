@@ -12,7 +12,7 @@ const TRIGGER_FILE = 'dist/nodes/AssistantPlatformTrigger/AssistantPlatformTrigg
 function register(env) {
 	describe('n8n lists our types', () => {
 		test('the Assistant Platform node is a loaded node type, with its resources', async () => {
-			const types = await env.n8n.nodeTypes();
+			const types = await env.n8n.types('nodes');
 			const node = types.find((t) => t.name === NODE_TYPE);
 			assert.ok(node, `${NODE_TYPE} not in /types/nodes.json`);
 			assert.equal(node.displayName, 'Assistant Platform');
@@ -26,7 +26,7 @@ function register(env) {
 
 		test('the Assistant Platform Trigger is a loaded trigger node type when the package contains it', async () => {
 			const packaged = fs.existsSync(path.join(env.n8n.installed.packageDir, TRIGGER_FILE));
-			const types = await env.n8n.nodeTypes();
+			const types = await env.n8n.types('nodes');
 			const trigger = types.find((t) => t.name === TRIGGER_TYPE);
 			if (!packaged) {
 				// Phase 1: the trigger was not written yet; the installer loaded the package without it.
@@ -41,7 +41,7 @@ function register(env) {
 		});
 
 		test('both credential types are loaded, with their fields and a test request', async () => {
-			const types = await env.n8n.credentialTypes();
+			const types = await env.n8n.types('credentials');
 			const portal = types.find((t) => t.name === 'assistantPlatformPortalApi');
 			const outbound = types.find((t) => t.name === 'assistantPlatformOutboundApi');
 			assert.ok(portal, 'assistantPlatformPortalApi not in /types/credentials.json');
@@ -63,7 +63,7 @@ function register(env) {
 
 		test('every node the package lists is packaged and loaded by n8n', async () => {
 			assert.deepEqual(env.n8n.installed.missing.filter((f) => f !== TRIGGER_FILE), [], 'listed but not packaged');
-			const loaded = new Set((await env.n8n.nodeTypes()).map((t) => t.name));
+			const loaded = new Set((await env.n8n.types('nodes')).map((t) => t.name));
 			// dist/nodes/<Name>/<Name>.node.js holds the node type "<name>" (first letter lower-case).
 			const expected = env.n8n.installed.nodes;
 			assert.ok(expected.includes(NODE_TYPE));

@@ -43,12 +43,12 @@ function register(env) {
 			firstAssistant = assistantsOf(env.sandbox)[0];
 			imported = await importExamples(env);
 			// The results workflow must listen before the campaign's call results arrive (sent once, never retried).
-			await env.n8n.publishWorkflow(imported.byFile[RESULTS].id);
+			await env.n8n.api('POST', `/workflows/${imported.byFile[RESULTS].id}/publish`);
 			await waitUntilListening(env.n8n, nodeOf(imported.byFile[RESULTS], 'Call Result'));
 		});
 
 		after(async () => {
-			if (imported?.byFile[RESULTS]) await env.n8n.unpublishWorkflow(imported.byFile[RESULTS].id);
+			if (imported?.byFile[RESULTS]) await env.n8n.api('POST', `/workflows/${imported.byFile[RESULTS].id}/unpublish`);
 		});
 
 		test('every example is imported as it is written (nodes, connections, no placeholder left)', async () => {
@@ -56,7 +56,7 @@ function register(env) {
 			assert.deepEqual(files, [CAMPAIGN, RESULTS, ESCALATION, KNOWLEDGE, CAMPAIGN_WITH_RETRIES]);
 			for (const file of files) {
 				const { id, workflow } = imported.byFile[file];
-				const stored = await env.n8n.getWorkflow(id);
+				const stored = await env.n8n.api('GET', `/workflows/${id}`);
 				assert.equal(stored.name, workflow.name);
 				assert.deepEqual(
 					stored.nodes.map((n) => [n.name, n.type]).sort(),
@@ -158,7 +158,7 @@ function register(env) {
 				assert.equal(event.nextCall.callAgain, false);
 			}
 
-			const rows = await env.n8n.dataTableRows(imported.tables[CALL_LOG].id);
+			const rows = (await env.n8n.dataTables('GET', `/${imported.tables[CALL_LOG].id}/rows?take=250`)).data;
 			assert.equal(rows.length, 3, JSON.stringify(rows));
 			const byId = new Map(rows.map((row) => [row.internal_id, row]));
 			for (const call of campaignCalls) {

@@ -113,7 +113,7 @@ function register(env) {
 
 		/** Runs Custom API Request GET /knowledge with a portal credential whose base URL is `<front>/<path>`. */
 		async function run(path, requestOptions = {}) {
-			const credential = await env.n8n.createCredential({
+			const credential = await env.n8n.api('POST', '/credentials', {
 				name: `e2e untrusted ${path}`,
 				type: PORTAL_CREDENTIAL_TYPE,
 				data: { baseUrl: `${front.url}/${path}`, portalApiKey: KEY },

@@ -29,7 +29,7 @@ function toolNameOf(nodeName) {
 
 /** An OpenAI credential whose Base URL is the fake model. */
 async function createModelCredential(n8n, model) {
-	const created = await n8n.createCredential({
+	const created = await n8n.api('POST', '/credentials', {
 		name: 'Fake model (e2e)',
 		type: OPENAI_CREDENTIAL_TYPE,
 		data: { apiKey: 'fake-model-key', url: model.baseUrl, header: false },

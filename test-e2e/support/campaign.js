@@ -104,9 +104,9 @@ async function campaignTables(n8n, plan, label) {
 	const tables = {};
 	for (const [key, name] of [['dnc', DNC_TABLE], ['results', RESULTS_TABLE]]) {
 		const { columns } = EXAMPLE_DATA_TABLES.find((t) => t.name === name);
-		tables[key] = await n8n.createDataTable({ name: `${name} (${label})`, columns });
+		tables[key] = await n8n.dataTables('POST', '', { name: `${name} (${label})`, columns });
 	}
-	await n8n.insertDataTableRows(tables.dnc.id, plan.dnc.map((phone) => ({ phone, note: 'test' })));
+	await n8n.dataTables('POST', `/${tables.dnc.id}/insert`, { data: plan.dnc.map((phone) => ({ phone, note: 'test' })), returnType: 'count' });
 	return tables;
 }
 

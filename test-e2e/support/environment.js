@@ -24,13 +24,13 @@ const log = makeLogger('e2e', process.stderr);
  * number as Caller ID. Returns the references workflows use ({id, name, type}).
  */
 async function createSandboxCredentials(n8n, sandbox) {
-	const portal = await n8n.createCredential({
+	const portal = await n8n.api('POST', '/credentials', {
 		name: 'Assistant Platform Portal (sandbox)',
 		type: PORTAL_CREDENTIAL_TYPE,
 		data: { baseUrl: sandbox.url, portalApiKey: sandbox.portalKey },
 	});
 	const firstAssistant = sandbox.state.assistants.list?.[0];
-	const outbound = await n8n.createCredential({
+	const outbound = await n8n.api('POST', '/credentials', {
 		name: 'Assistant Platform Outbound (sandbox)',
 		type: OUTBOUND_CREDENTIAL_TYPE,
 		data: {

@@ -156,7 +156,7 @@ function registersOnPublish(triggerNode) {
 
 /** The trigger's registration in the stored workflow's static data (what it set on the platform), if any. */
 async function storedRegistration(n8n, workflowId, triggerNode) {
-	const workflow = await n8n.getWorkflow(workflowId);
+	const workflow = await n8n.api('GET', `/workflows/${workflowId}`);
 	return workflow.staticData?.[`node:${triggerNode.name}`]?.registration;
 }
 
@@ -167,7 +167,7 @@ async function storedRegistration(n8n, workflowId, triggerNode) {
  * every webhook of the node was created).
  */
 async function publishTrigger(n8n, workflowId, triggerNode) {
-	await n8n.publishWorkflow(workflowId);
+	await n8n.api('POST', `/workflows/${workflowId}/publish`);
 	await waitUntilListening(n8n, triggerNode);
 	if (registersOnPublish(triggerNode)) {
 		await waitFor(`the registration of "${triggerNode.name}" in the static data`, () => storedRegistration(n8n, workflowId, triggerNode));
@@ -180,7 +180,7 @@ async function publishTrigger(n8n, workflowId, triggerNode) {
  * delete finished).
  */
 async function unpublishTrigger(n8n, workflowId, triggerNode) {
-	await n8n.unpublishWorkflow(workflowId);
+	await n8n.api('POST', `/workflows/${workflowId}/unpublish`);
 	if (registersOnPublish(triggerNode)) {
 		await waitFor(
 			`the registration of "${triggerNode.name}" to leave the static data`,

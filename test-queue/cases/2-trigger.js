@@ -37,10 +37,10 @@ module.exports = {
 		const workflow = await main.createWorkflow(chain('queue: platform events', [trigger, noOpNode('Received')]));
 		const base = `${cluster.webhookUrl}/webhook/${trigger.webhookId}`;
 		const url = (slug, secret = trigger.parameters.webhookSecret) => `${base}/${secret}/${slug}`;
-		await main.publishWorkflow(workflow.id);
+		await main.api('POST', `/workflows/${workflow.id}/publish`);
 		const probe = await waitForWebhook(`${base}/call-result`, { probe: true });
 		assert.equal(probe.status, 401, `the trigger is not listening at the webhook processor: ${JSON.stringify(probe.body)}`);
-		await waitFor('the registration in the static data', async () => (await main.getWorkflow(workflow.id)).staticData?.[`node:${trigger.name}`]?.registration);
+		await waitFor('the registration in the static data', async () => (await main.api('GET', `/workflows/${workflow.id}`)).staticData?.[`node:${trigger.name}`]?.registration);
 		assert.equal(sandbox.state.conversationWebhooks.get(assistant.assistantId)?.url, url('conversation-end'));
 
 		// Wrong posts first: none may start an execution.
@@ -78,17 +78,21 @@ module.exports = {
 				),
 			]),
 		);
-		await main.publishWorkflow(placer.id);
+		await main.api('POST', `/workflows/${placer.id}/publish`);
 		const started = await waitForWebhook(`${cluster.webhookUrl}/webhook/q2-place-${trigger.webhookId}`, { calls: dsts.map((dst) => ({ dst })) });
 		assert.equal(started.status, 200);
 		const all = await waitForFinished(main, workflow.id, DIRECT + 3 * ANSWERED, { what: 'case 2 (sandbox events)', timeoutMs: 120000 });
-		await delay(2000); // any extra execution would show up now
+		const placedIds = new Set([...sandbox.state.calls.values()].filter((c) => dsts.includes(c.dst)).map((c) => c.internalId));
+		const ofPlaced = () => sandbox.callbacks.filter((c) => placedIds.has(String(c.internal_id)));
+		await waitFor('every post of the sandbox answered', () => ofPlaced().length >= 3 * ANSWERED, { describe: () => `${ofPlaced().length} answered` });
+		// Every post is answered, so no other execution can start; one it started is saved as its answer goes out, and
+		// the last answers went out just now: a second of quiet lets an extra execution show.
+		await delay(1000);
 		const list = await allExecutions(main, workflow.id, { includeData: true });
 		assert.equal(all.list.length, list.length);
 		assert.equal(list.length, DIRECT + 3 * ANSWERED, 'executions of the trigger');
 
-		const placedIds = new Set([...sandbox.state.calls.values()].filter((c) => dsts.includes(c.dst)).map((c) => c.internalId));
-		const callbacks = sandbox.callbacks.filter((c) => placedIds.has(String(c.internal_id)));
+		const callbacks = ofPlaced();
 		assert.equal(callbacks.length, 3 * ANSWERED, JSON.stringify(callbacks.map((c) => [c.kind, c.status])));
 		assert.ok(callbacks.every((c) => c.status === 200), JSON.stringify(callbacks.filter((c) => c.status !== 200)));
 		const events = list.map((execution) => {
@@ -105,8 +109,8 @@ module.exports = {
 		for (const c of callbacks) assert.ok(seen.has(`${c.kind}:${c.internal_id}`), `${c.kind} of ${c.internal_id} started no execution`);
 		assert.ok(!seen.has('callResult:q2-forged') && !seen.has('conversationEnd:q2-forged'), 'a refused post started an execution');
 
-		await main.unpublishWorkflow(workflow.id);
-		await main.unpublishWorkflow(placer.id);
+		await main.api('POST', `/workflows/${workflow.id}/unpublish`);
+		await main.api('POST', `/workflows/${placer.id}/unpublish`);
 		const byKind = {};
 		for (const e of events) byKind[e.event] = (byKind[e.event] ?? 0) + 1;
 		return {

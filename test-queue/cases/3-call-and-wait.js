@@ -24,7 +24,7 @@ async function callAndWaitWorkflow(cluster, name, maxWaitMinutes, extraNodes = [
 			noOpNode('After Result'),
 		]),
 	);
-	await cluster.main.publishWorkflow(workflow.id);
+	await cluster.main.api('POST', `/workflows/${workflow.id}/publish`);
 	return { workflow, url: `${cluster.webhookUrl}/webhook/${webhookPath}` };
 }
 
