@@ -62,7 +62,9 @@ function blocks(prose: string): string[] {
 		.filter(Boolean);
 }
 
-const codeSpans = (text: string) => [...text.matchAll(/`([^`\n]+)`/g)].map((match) => match[1]);
+/** Code spans; one may wrap onto the next line of its paragraph. */
+const codeSpans = (text: string) =>
+	text.split(/\n\s*\n/).flatMap((paragraph) => [...paragraph.replace(/\s*\n\s*/g, ' ').matchAll(/`([^`]+)`/g)].map((match) => match[1]));
 
 const CODE_EXTENSION = /\.(ts|js|mjs|cjs|json|md|yml|yaml)$/;
 /** Roots a doc may name that are not in the tree: built output, installs, n8n's own user folder. */
