@@ -1,14 +1,14 @@
 /**
- * `npm run bench:campaign`: the campaign the issue measured, run in the real n8n of the e2e suite (2.41.1): 200
+ * `npm run bench:campaign`: a 200-contact campaign, run in the real n8n of the e2e suite (2.41.1): 200
  * contacts, an account that allows 5 calls at once and refuses more (429), calls of 50 to 85 s. 140 contacts can
  * be reached within 3 attempts (70 answer the first call, 40 the second after a busy line, 30 the third after no
  * answer and a busy line), 60 never answer. The sandbox clock runs SPEED times faster than wall time; every wait
  * a workflow sets (Batching's interval, the Status Check Interval, retry delays) is scaled the same way.
  *
  * Variants (all with the results trigger of example 2 published, as a user runs examples 1 and 2):
- *   - example 1 as shipped before Campaign options: one Place Call per contact, no pacing;
- *   - the same with the README's former Batching advice (10 every 60 s) and with hand-tuned Batching (5 every 90 s);
- *   - example 1 as shipped now (Campaign > Max Calls in Flight 5);
+ *   - example 1 without Campaign options: one Place Call per contact, no pacing;
+ *   - the same paced by Batching, 10 every 60 s, and 5 every 90 s (tuned by hand);
+ *   - example 1 (Campaign > Max Calls in Flight 5);
  *   - example 5 (retries by outcome, calling hours open, at most 5 at once), its retry delays scaled.
  * Reported per variant: contacts dialled, calls, refusals, contacts answered (of the 140 reachable), the share of
  * the 5 allowed calls in flight used while it dialled, and the run's length in sandbox minutes.
@@ -75,7 +75,7 @@ interface Variant {
 
 const placeCallOf = (workflow: any) => workflow.nodes.find((n: any) => n.name === 'Place Call').parameters;
 
-/** Example 1 before Campaign options, paced by Batching: `size` calls every `seconds` (sandbox time). */
+/** Example 1 without Campaign options, paced by Batching: `size` calls every `seconds` (sandbox time). */
 function batchingVariant(size: number, seconds: number, why: string): Variant {
 	return {
 		key: `batching-${size}-${seconds}`,
@@ -90,16 +90,16 @@ function batchingVariant(size: number, seconds: number, why: string): Variant {
 
 const VARIANTS: Variant[] = [
 	{
-		key: 'before',
-		label: 'Example 1 before Campaign options (as the issue measured it)',
+		key: 'no-campaign',
+		label: 'Example 1 without Campaign options (one Place Call per contact, no pacing)',
 		example: '1-campaign.json',
 		patch: (w) => delete placeCallOf(w).campaign,
 	},
-	batchingVariant(10, 60, 'the former README advice'),
+	batchingVariant(10, 60, 'one call every 6 s'),
 	batchingVariant(5, 90, 'hand-tuned'),
 	{
 		key: 'example-1',
-		label: 'Example 1 as shipped now (Max Calls in Flight 5)',
+		label: 'Example 1 (Campaign > Max Calls in Flight 5)',
 		example: '1-campaign.json',
 		patch: (w) => {
 			placeCallOf(w).campaign.statusCheckInterval = INTERVAL;
@@ -128,7 +128,7 @@ function contactsCode(list: Contact[]): string {
 async function runVariant(env: any, imported: any, variant: Variant): Promise<Record<string, unknown>> {
 	const { sandbox, n8n } = env;
 	const list = contacts();
-	// The calls of the variant before end now: its last calls would hold the account's lines.
+	// The previous variant's calls end here: its last calls would hold the account's lines.
 	sandbox.reset();
 	for (const c of list) sandbox.setDialOutcome({ dst: c.phone, attempts: c.steps, persistDelayMs: 0 });
 	sandbox.setAccountLimit(LIMIT);

@@ -1,5 +1,5 @@
 /**
- * `npm run bench:e2e`: case 4 of issue 8, trigger intake in a real n8n (2.41.1, the pinned install of the e2e
+ * `npm run bench:e2e`: case 4, trigger intake in a real n8n (2.41.1, the pinned install of the e2e
  * tooling, scripts/n8n-runtime.js). The package is built, packed and installed as a community package.
  *
  * Three published workflows in the same instance:

@@ -56,7 +56,7 @@ export interface TriggerResult {
 	posts: number;
 	concurrency: number;
 	ours: TriggerStats;
-	/** The minimal community trigger (bench/fixtures/floor-trigger), measured since issue 14. */
+	/** The minimal community trigger (bench/fixtures/floor-trigger); absent from results that did not measure it. */
 	floor?: TriggerStats;
 	webhook: TriggerStats;
 	notes?: string[];
@@ -80,9 +80,9 @@ export interface BenchResults {
 	list: ScenarioResult[];
 	fanout: ScenarioResult[];
 	status: ScenarioResult[];
-	/** Case 6 (since issue 15); absent from results written before it. */
+	/** Case 6; absent from results that did not run it. */
 	create?: ScenarioResult[];
-	/** Case 7, calls in flight; absent from results written before it. */
+	/** Case 7, calls in flight; absent from results that did not run it. */
 	dial?: ScenarioResult[];
 	package?: {
 		tarballBytes: number;

@@ -65,7 +65,7 @@ const FANOUT_BATCH = 50;
 const STATUS_CALLS = 100;
 const CREATE_ITEMS = 1000;
 const STATUS_MAX_PERSIST_DELAY_MS = 4000;
-/** Case 7: calls of 50 to 85 s (the issue's campaign), on a sandbox clock this many times faster than wall time. */
+/** Case 7: calls of 50 to 85 s (a sales campaign's), on a sandbox clock this many times faster than wall time. */
 const DIAL_SPEED = 60;
 const DIAL_CALL_SEC: [number, number] = [50, 85];
 /** Calls per line and run: each line is used this many times over. */
@@ -378,7 +378,7 @@ async function caseStatus(sandbox: PlatformSandbox, base: Omit<Target, 'assistan
 
 // ------------------------------------------------------------------------------------------ case 6
 
-/** Assistant → Create for CREATE_ITEMS items: a write operation per item, on the node's router since issue 15. */
+/** Assistant → Create for CREATE_ITEMS items: a write operation per item, through the node's router. */
 async function caseCreate(sandbox: PlatformSandbox, base: Target): Promise<ScenarioResult[]> {
 	const stats = await runScenario({
 		id: 'create',

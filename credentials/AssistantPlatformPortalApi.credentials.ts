@@ -48,7 +48,7 @@ export class AssistantPlatformPortalApi implements ICredentialType {
 
 	// A function, not a generic block: n8n calls it with the decrypted credential on every request and
 	// it sets the header directly, where a `={{ }}` value would go through n8n's expression engine on
-	// every request (docs/performance.md, fix B). The other headers of the request are kept. It refuses
+	// every request (measured: docs/performance.md). The other headers of the request are kept. It refuses
 	// a credential that would send the key where nobody meant, before anything is sent: the Test
 	// button's request included (checks.ts).
 	authenticate: IAuthenticate = async (credentials, requestOptions) => {

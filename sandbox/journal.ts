@@ -1,18 +1,25 @@
-import type { SandboxCore } from './core';
-import type { JournalEntry } from './types';
+import type { JournalEntry, SandboxState } from './types';
+
+/** The secrets the journal masks: the sandbox core's keys and stored values (core.ts passes itself). */
+export interface JournalSecrets {
+	readonly state: Pick<SandboxState, 'assistantKeys' | 'savedAuthentications'>;
+	readonly portalKey: string;
+	readonly outboundKey: string;
+	readonly savedAuthValue: string;
+}
 
 const SECRET_BODY_FIELDS = new Set(['assistantApiKey', 'apiKey_assistente']);
 const MASKED_HEADERS = new Set(['authorization', 'x-apikey-secret-service']);
 const KEY_PATTERN = /ak_[A-Za-z0-9]{32}/g;
 const RAW_LIMIT = 64 * 1024;
 
-function maskAssistantKey(core: SandboxCore, value: unknown): string {
+function maskAssistantKey(core: JournalSecrets, value: unknown): string {
 	const assistantId = typeof value === 'string' ? core.state.assistantKeys.get(value) : undefined;
 	return assistantId ? `[masked:${assistantId}]` : '[masked:unknown]';
 }
 
 /** Replaces every known secret inside a string. */
-function scrub(core: SandboxCore, text: string): string {
+function scrub(core: JournalSecrets, text: string): string {
 	let out = text.replace(KEY_PATTERN, (key) => maskAssistantKey(core, key));
 	const secrets = [core.portalKey, core.outboundKey, core.savedAuthValue];
 	for (const auth of core.state.savedAuthentications.values()) secrets.push(auth.value);
@@ -22,7 +29,7 @@ function scrub(core: SandboxCore, text: string): string {
 	return out;
 }
 
-function deepMask(core: SandboxCore, value: unknown): unknown {
+function deepMask(core: JournalSecrets, value: unknown): unknown {
 	if (typeof value === 'string') return scrub(core, value);
 	if (Array.isArray(value)) return value.map((v) => deepMask(core, v));
 	if (value !== null && typeof value === 'object') {
@@ -40,7 +47,7 @@ function deepMask(core: SandboxCore, value: unknown): unknown {
  * bodies and queries become '[masked:<assistantId>]' (or '[masked:unknown]'), and any string
  * that still contains a key is scrubbed.
  */
-export function maskJournal(core: SandboxCore, entry: JournalEntry): JournalEntry {
+export function maskJournal(core: JournalSecrets, entry: JournalEntry): JournalEntry {
 	const headers: Record<string, string | string[]> = {};
 	for (const [name, value] of Object.entries(entry.headers)) {
 		headers[name] = MASKED_HEADERS.has(name) ? '[masked]' : (deepMask(core, value) as string | string[]);

@@ -1,6 +1,33 @@
-import type { SandboxCore } from './core';
 import { SAVED_AUTH_HEADER, SAVED_AUTH_NAME } from './constants';
-import type { ProviderCatalogEntry, ProviderKind, SeedOptions, ToolKind } from './types';
+import type { IdSource } from './ids';
+import type {
+	AssistantRecord,
+	CreateAssistantInput,
+	NumberKind,
+	NumberRecord,
+	ProviderCatalogEntry,
+	ProviderKind,
+	RagCollectionRecord,
+	RagDocumentRecord,
+	SandboxState,
+	SavedAuthentication,
+	SeedOptions,
+	ToolKind,
+} from './types';
+
+/** What seeding uses of the sandbox core (core.ts passes itself). */
+export interface SeedTarget {
+	readonly state: SandboxState;
+	readonly seedIds: IdSource;
+	readonly clock: { now(): number };
+	readonly savedAuthValue: string;
+	bulkCounter: number;
+	createAssistant(input: CreateAssistantInput, source: IdSource, createdAt?: string): AssistantRecord;
+	assignNumber(number: string, assistantId: string | null, kind?: NumberKind): NumberRecord;
+	addSavedAuthentication(name: string, auth: { header: string; value: string }): SavedAuthentication;
+	createCollection(name: string, description: string, source: IdSource, createdAt?: string): RagCollectionRecord;
+	addCompletedDocument(c: RagCollectionRecord, fileName: string, sizeBytes: number, chunkSize: number, source: IdSource): RagDocumentRecord;
+}
 
 export const DEMO_ASSISTANTS: { name: string; description: string; mode: string; prompt: string; number: string }[] = [
 	{
@@ -137,7 +164,7 @@ interface ListCounts {
 	analytics: number;
 }
 
-function addListItems(core: SandboxCore, counts: ListCounts): void {
+function addListItems(core: SeedTarget, counts: ListCounts): void {
 	const s = core.state;
 	const ids = core.seedIds;
 	const now = core.clock.now();
@@ -204,7 +231,7 @@ function addListItems(core: SandboxCore, counts: ListCounts): void {
  * `assistants`, `collections` and `listItems` add bulk items. Seeded ids come from `core.seedIds`
  * (deterministic with `deterministic: true`).
  */
-export function applySeed(core: SandboxCore, opts: SeedOptions, initial: boolean): void {
+export function applySeed(core: SeedTarget, opts: SeedOptions, initial: boolean): void {
 	const s = core.state;
 	const ids = core.seedIds;
 	const now = core.clock.now();

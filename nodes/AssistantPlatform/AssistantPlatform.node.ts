@@ -23,9 +23,9 @@ import { outboundCallResource } from './resources/outboundCall';
 import { ragCollectionResource } from './resources/ragCollection';
 import { runtimeResource } from './resources/runtime';
 import { OUTBOUND_CREDENTIAL, PORTAL_CREDENTIAL } from '../shared/constants';
-import type { OperationExecute, ResourceModule } from './shared/module';
-import { withToolProperties } from './shared/toolDescriptions';
-import { outputForModel } from './shared/toolOutput';
+import type { OperationExecute, ResourceModule } from './helpers/module';
+import { withToolProperties } from './helpers/toolDescriptions';
+import { outputForModel } from './helpers/toolOutput';
 
 assertSupportedN8n();
 

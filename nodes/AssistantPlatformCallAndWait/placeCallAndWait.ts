@@ -8,7 +8,7 @@ import type {
 import { NodeOperationError } from 'n8n-workflow';
 
 import { isToolRun } from '../shared/agentTool';
-import { outboundBaseUrl } from '../shared/transport';
+import { outboundBaseUrl, readRequestSettings } from '../shared/transport';
 import { invalid, numberField } from '../shared/validation';
 import {
 	DEFAULT_MAX_WAIT_MINUTES,
@@ -28,7 +28,7 @@ import type { Placement } from '../shared/placement';
 import { markNoCallPlaced } from '../shared/placementMessages';
 import { CALL_RESULT_FIELDS, callResultFields, parseCallResult } from '../shared/callResult';
 import { isObject } from '../shared/object';
-import { outboundApi, readRequestSettings } from '../shared/outbound';
+import { outboundApi } from '../shared/outbound';
 import { pollStatus } from '../shared/statusPoll';
 import { callbackBodyTooLarge, MAX_CALLBACK_BODY_BYTES, refuse } from '../shared/webhookReply';
 import { campaignFields, heldItem, notYet, readCampaignItem, readCampaignRun } from '../shared/campaign';

@@ -5,36 +5,9 @@ import type { PlatformResponse, RequestContext, RequestSettings } from './transp
 import { outboundBaseUrl, platformRequest } from './transport';
 
 /*
- * The outbound API as Place Call, Call Status and Call and Wait use it: Request Options > Batching
- * and one request function on top of the package transport.
+ * The outbound API as Place Call, Call Status and Call and Wait use it: one request function on top of the
+ * package transport.
  */
-
-export type { RequestSettings } from './transport';
-export { readRequestSettings } from './transport';
-
-export interface Batching {
-	/** Whether the user set Request Options > Batching. Without it calls go one at a time. */
-	enabled: boolean;
-	size: number;
-	intervalMs: number;
-}
-
-/** Reads Request Options > Batching > Items per Batch / Batch Interval (ms). */
-export function readBatching(raw: unknown): Batching {
-	const options = (raw && typeof raw === 'object' ? raw : {}) as IDataObject;
-	const batch = ((options.batching as IDataObject | undefined)?.batch ?? undefined) as
-		| IDataObject
-		| undefined;
-	if (!batch || typeof batch !== 'object') return { enabled: false, size: 1, intervalMs: 0 };
-	const size = Number(batch.batchSize ?? 50);
-	const interval = Number(batch.batchInterval ?? 1000);
-	return {
-		enabled: true,
-		// n8n's own rule: -1 disables batching, 0 is treated as 1.
-		size: Number.isFinite(size) && size > 0 ? Math.floor(size) : 1,
-		intervalMs: Number.isFinite(interval) && interval > 0 && size !== -1 ? interval : 0,
-	};
-}
 
 /**
  * One request to the outbound API ({outboundUrl}) with the outbound credential, Request Options read once

@@ -1,8 +1,7 @@
 import { sleep } from 'n8n-workflow';
 
-import type { PlatformResponse, RequestContext } from './transport';
+import type { PlatformResponse, RequestContext, RequestSettings } from './transport';
 
-import type { RequestSettings } from './outbound';
 import { outboundApi } from './outbound';
 
 /** The backoff between two status reads while the record is pending never grows past this. */

@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { withoutKeys } from '../../nodes/AssistantPlatform/shared/toolOutput';
+import { withoutKeys } from '../../nodes/AssistantPlatform/helpers/toolOutput';
 import { runAgent } from '../harness/agent';
 import type { ToolResult } from '../harness/agent';
 import { runNode } from '../harness/engine';

@@ -1,8 +1,10 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 
 // Rooms (docs/architecture.md): each node folder imports only itself, nodes/shared and credentials/;
 // nodes/shared imports no node folder; no two folders under nodes/ import each other.
+// No import cycle, type-only imports included, between files or between folders of the product, the sandbox,
+// the engine, the benchmarks and the tests: each can be read, and changed, from the bottom up.
 
 const ROOT = resolve(__dirname, '../..');
 
@@ -21,10 +23,10 @@ function tsFiles(dir: string): string[] {
 
 const SPECIFIER = /(?:\bfrom\s*|\bimport\s*\(?\s*|\brequire\s*\(\s*)['"]([^'"]+)['"]/g;
 
-/** Relative imports of the files under nodes/, as repository-relative file paths. */
-function importEdges(): Edge[] {
+/** Relative imports of the files under `folders`, as repository-relative paths (the specifier resolved, no extension). */
+function importEdges(folders = ['nodes']): Edge[] {
 	const edges: Edge[] = [];
-	for (const file of tsFiles(join(ROOT, 'nodes'))) {
+	for (const file of folders.flatMap((folder) => tsFiles(join(ROOT, folder)))) {
 		for (const [, spec] of readFileSync(file, 'utf8').matchAll(SPECIFIER)) {
 			if (!spec.startsWith('.')) continue;
 			const target = resolve(dirname(file), spec);
@@ -33,6 +35,50 @@ function importEdges(): Edge[] {
 	}
 	return edges;
 }
+
+/** The file an import names: `<path>.ts`, `<path>/index.ts` or the path itself. */
+function importedFile(path: string): string {
+	const file = [`${path}.ts`, join(path, 'index.ts')].find((candidate) => existsSync(join(ROOT, candidate)));
+	return file ?? path;
+}
+
+/** The groups of nodes that reach each other through `edges` (Tarjan's strongly connected components of 2+). */
+function cyclesOf(edges: Array<[string, string]>): string[][] {
+	const next = new Map<string, string[]>();
+	for (const [a, b] of edges) next.set(a, [...(next.get(a) ?? []), b]);
+	const index = new Map<string, number>();
+	const low = new Map<string, number>();
+	const stack: string[] = [];
+	const cycles: string[][] = [];
+	const visit = (node: string) => {
+		index.set(node, index.size);
+		low.set(node, index.get(node)!);
+		stack.push(node);
+		for (const to of next.get(node) ?? []) {
+			if (!index.has(to)) visit(to);
+			if (stack.includes(to)) low.set(node, Math.min(low.get(node)!, low.get(to)!));
+		}
+		if (low.get(node) !== index.get(node)) return;
+		const cycle = stack.splice(stack.indexOf(node));
+		if (cycle.length > 1) cycles.push(cycle.sort());
+	};
+	for (const node of next.keys()) if (!index.has(node)) visit(node);
+	return cycles;
+}
+
+/** Every import cycle among these edges, between files and between folders, one line each. */
+function importCycles(edges: Edge[]): string[] {
+	const files = edges.map(({ from, to }): [string, string] => [from, importedFile(to)]);
+	const folders = files
+		.map(([from, to]): [string, string] => [folderOf(from), folderOf(to)])
+		.filter(([a, b]) => a !== b);
+	return [
+		...cyclesOf(files).map((cycle) => `files import each other: ${cycle.join(', ')}`),
+		...cyclesOf(folders).map((cycle) => `folders import each other: ${cycle.join(', ')}`),
+	];
+}
+
+const CYCLE_FREE = ['nodes', 'credentials', 'sandbox', 'engine', 'bench', 'test'];
 
 /** nodes/<Folder> (a node folder or nodes/shared), credentials, or the path itself. */
 function roomOf(path: string): string {
@@ -85,7 +131,7 @@ describe('rooms: what imports what under nodes/', () => {
 	it('the rule names each kind of violation', () => {
 		expect(
 			roomViolations([
-				{ from: 'nodes/AssistantPlatformTrigger/a.ts', to: 'nodes/AssistantPlatform/shared/b' },
+				{ from: 'nodes/AssistantPlatformTrigger/a.ts', to: 'nodes/AssistantPlatform/helpers/b' },
 				{ from: 'nodes/shared/c.ts', to: 'nodes/AssistantPlatform/d' },
 				{ from: 'nodes/AssistantPlatform/resources/x/e.ts', to: 'nodes/AssistantPlatform/resources/y/f' },
 				{ from: 'nodes/AssistantPlatform/resources/y/f.ts', to: 'nodes/AssistantPlatform/resources/x/e' },
@@ -96,6 +142,31 @@ describe('rooms: what imports what under nodes/', () => {
 			expect.stringContaining('nodes/AssistantPlatformTrigger may import only itself'),
 			expect.stringContaining('nodes/shared may import only itself'),
 			'nodes/AssistantPlatform/resources/x and nodes/AssistantPlatform/resources/y import each other',
+		]);
+	});
+});
+
+describe('no import cycle in nodes/, sandbox/, engine/, bench/ and test/', () => {
+	it('reads type-only imports too', () => {
+		expect(importEdges(['sandbox'])).toContainEqual({ from: 'sandbox/seed.ts', to: 'sandbox/types' });
+	});
+
+	it('no files and no folders import each other', () => {
+		expect(importCycles(importEdges(CYCLE_FREE))).toEqual([]);
+	});
+
+	it('the rule finds a cycle of files and a cycle of folders', () => {
+		expect(
+			importCycles([
+				{ from: 'sandbox/core.ts', to: 'sandbox/journal' },
+				{ from: 'sandbox/journal.ts', to: 'sandbox/seed' },
+				{ from: 'sandbox/seed.ts', to: 'sandbox/core' },
+				{ from: 'test/harness/engine.ts', to: 'test/node/runtime-helpers' },
+				{ from: 'test/node/runtime-helpers.ts', to: 'test/harness/sandbox' },
+			]),
+		).toEqual([
+			'files import each other: sandbox/core.ts, sandbox/journal.ts, sandbox/seed.ts',
+			'folders import each other: test/harness, test/node',
 		]);
 	});
 });

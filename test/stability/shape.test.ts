@@ -4,7 +4,7 @@ import { join, resolve } from 'node:path';
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import { AssistantPlatform } from '../../nodes/AssistantPlatform/AssistantPlatform.node';
-import type { ResourceModule } from '../../nodes/AssistantPlatform/shared/module';
+import type { ResourceModule } from '../../nodes/AssistantPlatform/helpers/module';
 
 // One shape for the action node (docs/architecture.md): the node routes resource → operation to the
 // `execute` of one file, resources/<resource>/<file>.ts, which also exports that operation's fields;

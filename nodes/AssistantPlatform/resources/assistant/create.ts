@@ -3,8 +3,8 @@ import type { IExecuteFunctions, INodeProperties, NodeOutput } from 'n8n-workflo
 import { protectAssistantKeys } from '../../../shared/assistantKey';
 import { additionalFieldsJson } from '../../../shared/descriptions';
 import { assertNonEmpty, textField } from '../../../shared/validation';
-import { forEachItem, itemScope } from '../../shared/items';
-import { managementRequest, withAdditionalFields } from '../../shared/request';
+import { forEachItem, itemScope } from '../../helpers/items';
+import { managementRequest, withAdditionalFields } from '../../helpers/request';
 
 const show = { resource: ['assistant'], operation: ['create'] };
 

@@ -1,8 +1,8 @@
 import type { IExecuteFunctions, INodeProperties, NodeOutput } from 'n8n-workflow';
 
 import { assistantLocator } from '../../../shared/descriptions';
-import { forEachItem, itemScope } from '../../shared/items';
-import { managementRequest, resolvePath } from '../../shared/request';
+import { forEachItem, itemScope } from '../../helpers/items';
+import { managementRequest, resolvePath } from '../../helpers/request';
 
 const show = { resource: ['assistant'], operation: ['delete'] };
 

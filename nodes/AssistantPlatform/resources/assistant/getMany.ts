@@ -1,8 +1,8 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { listProperties } from '../../../shared/descriptions';
-import type { ItemScope } from '../../shared/items';
-import { listOperation } from '../../shared/lists';
+import type { ItemScope } from '../../helpers/items';
+import { listOperation } from '../../helpers/lists';
 import { textField } from '../../../shared/validation';
 
 const show = { resource: ['assistant'], operation: ['getAll'] };

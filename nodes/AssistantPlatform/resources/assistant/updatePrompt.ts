@@ -2,8 +2,8 @@ import type { IExecuteFunctions, INodeProperties, NodeOutput } from 'n8n-workflo
 
 import { additionalFieldsJson, assistantLocator } from '../../../shared/descriptions';
 import { assertNonEmpty } from '../../../shared/validation';
-import { forEachItem, itemScope } from '../../shared/items';
-import { managementRequest, resolvePath, withAdditionalFields } from '../../shared/request';
+import { forEachItem, itemScope } from '../../helpers/items';
+import { managementRequest, resolvePath, withAdditionalFields } from '../../helpers/request';
 
 const show = { resource: ['assistant'], operation: ['updatePrompt'] };
 

@@ -10,13 +10,12 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { isToolRun } from '../../../shared/agentTool';
 import { readPlatformError } from '../../../shared/errors';
-import { asNodeError } from '../../shared/items';
-import { outboundBaseUrl } from '../../../shared/transport';
+import { asNodeError } from '../../helpers/items';
+import type { RequestSettings } from '../../../shared/transport';
+import { outboundBaseUrl, readRequestSettings } from '../../../shared/transport';
 import { assertPathId, invalid } from '../../../shared/validation';
-import { runInBatches } from '../../../shared/batches';
+import { readBatching, runInBatches } from '../../../shared/batches';
 import { callResultFields, statusRecordItem as statusItem } from '../../../shared/callResult';
-import type { RequestSettings } from '../../../shared/outbound';
-import { readBatching, readRequestSettings } from '../../../shared/outbound';
 import { pollStatus, readStatusOnce, STATUS_POLL_MAX_DELAY_MS } from '../../../shared/statusPoll';
 
 const show = { resource: ['callStatus'], operation: ['get'] };

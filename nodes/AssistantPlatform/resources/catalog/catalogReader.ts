@@ -1,6 +1,6 @@
 import type { IDataObject, INodePropertyOptions } from 'n8n-workflow';
 
-import { readWholeList } from '../../shared/lists';
+import { readWholeList } from '../../helpers/lists';
 import type { RequestContext } from '../../../shared/transport';
 import { portalRequest } from '../../../shared/transport';
 import { invalid } from '../../../shared/validation';

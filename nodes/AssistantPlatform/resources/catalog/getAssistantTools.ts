@@ -1,9 +1,9 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { assistantLocator, listProperties } from '../../../shared/descriptions';
-import { listOperation } from '../../shared/lists';
-import { showOperations } from '../../shared/module';
-import { resolvePath } from '../../shared/request';
+import { listOperation } from '../../helpers/lists';
+import { showOperations } from '../../helpers/module';
+import { resolvePath } from '../../helpers/request';
 
 const show = showOperations('catalog')('getAssistantTools');
 

@@ -1,8 +1,8 @@
 import type { IExecuteFunctions, INodeProperties, NodeOutput } from 'n8n-workflow';
 
-import { forEachItem } from '../../shared/items';
-import { showOperations } from '../../shared/module';
-import { managementRequest } from '../../shared/request';
+import { forEachItem } from '../../helpers/items';
+import { showOperations } from '../../helpers/module';
+import { managementRequest } from '../../helpers/request';
 
 import { assertProviderKind, providerKindOptions } from './catalogReader';
 

@@ -1,8 +1,8 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { listProperties } from '../../../shared/descriptions';
-import { listOperation } from '../../shared/lists';
-import { showOperations } from '../../shared/module';
+import { listOperation } from '../../helpers/lists';
+import { showOperations } from '../../helpers/module';
 
 export const description: INodeProperties[] = [...listProperties(showOperations('catalog')('getTools'), 'tools')];
 

@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import type { ResourceModule } from '../../shared/module';
+import type { ResourceModule } from '../../helpers/module';
 
 import * as request from './request';
 

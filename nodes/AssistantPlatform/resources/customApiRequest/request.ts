@@ -9,10 +9,10 @@ import type {
 
 import { protectAssistantKeys } from '../../../shared/assistantKey';
 import { listProperties } from '../../../shared/descriptions';
-import type { ItemScope } from '../../shared/items';
-import { forEachItem, itemScope } from '../../shared/items';
-import { readListItems, readPageWalkOptions } from '../../shared/lists';
-import { toItems } from '../../shared/request';
+import type { ItemScope } from '../../helpers/items';
+import { forEachItem, itemScope } from '../../helpers/items';
+import { readListItems, readPageWalkOptions } from '../../helpers/lists';
+import { toItems } from '../../helpers/request';
 import { portalBaseUrl, portalRequest } from '../../../shared/transport';
 import { assertNonEmpty, invalid } from '../../../shared/validation';
 

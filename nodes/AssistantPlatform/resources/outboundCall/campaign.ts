@@ -15,7 +15,7 @@ import type { DialerHooks, DialerStats, PlaceResult } from '../../../shared/call
 import { dialWithCap } from '../../../shared/callsInFlight';
 import { statusRecordItem } from '../../../shared/callResult';
 import type { Outcome, Placement } from '../../../shared/placement';
-import type { RequestSettings } from '../../../shared/outbound';
+import type { RequestSettings } from '../../../shared/transport';
 import type { NextCall, RetryPolicy } from '../../../shared/retryPolicy';
 import { decideNextCall, noCall, readRetryPolicy } from '../../../shared/retryPolicy';
 import { readStatusOnce } from '../../../shared/statusPoll';
@@ -43,7 +43,7 @@ export class PlaceCallCampaign {
 		if (run.skipRepeatedNumbers) this.dialled = dialledNumbers(ctx);
 	}
 
-	/** The campaign of this run, or undefined when no Campaign option is set (the node works as before). */
+	/** The campaign of this run, or undefined when no Campaign option is set (each item is placed once, as it comes). */
 	static read(ctx: IExecuteFunctions, node: INode): PlaceCallCampaign | undefined {
 		const run = readCampaignRun(ctx, node, 'placeCall');
 		return run ? new PlaceCallCampaign(ctx, node, run) : undefined;

@@ -1,7 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { callsPerRunProperty } from '../../../shared/guardrails';
-import type { ResourceModule } from '../../shared/module';
+import type { ResourceModule } from '../../helpers/module';
 
 import * as placeCall from './placeCall';
 

@@ -1,10 +1,10 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { asNodeError } from '../../shared/items';
-import { outboundBaseUrl, retryAfterMs } from '../../../shared/transport';
+import { asNodeError } from '../../helpers/items';
+import { outboundBaseUrl, readRequestSettings, retryAfterMs } from '../../../shared/transport';
 import { placementProperties } from '../../../shared/placementFields';
-import { runInBatches } from '../../../shared/batches';
-import { outboundApi, readBatching, readRequestSettings } from '../../../shared/outbound';
+import { readBatching, runInBatches } from '../../../shared/batches';
+import { outboundApi } from '../../../shared/outbound';
 
 import type { Outcome, Placement } from '../../../shared/placement';
 import {
@@ -51,7 +51,7 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 	const settings = readRequestSettings(node, rawRequestOptions, 0);
 	const batching = readBatching(rawRequestOptions);
 	// The credential's assistant key and URL are read once per run, not once per call: in n8n every
-	// getCredentials loads and decrypts it (read with item 0 as before, so the values are the same).
+	// getCredentials loads and decrypts it (read with item 0: a credential is the same for every item).
 	// n8n-core's httpRequestWithAuthentication still loads it for each request it authenticates.
 	const credentialKey = await credentialAssistantKey(this);
 	const baseURL = await outboundBaseUrl(this);

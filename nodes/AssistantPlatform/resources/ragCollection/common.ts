@@ -12,8 +12,8 @@ import {
 	CHUNK_SIZE_MIN,
 	STORAGE_ALLOWANCE_BYTES,
 } from '../../../shared/constants';
-import type { ItemScope } from '../../shared/items';
-import { showOperations } from '../../shared/module';
+import type { ItemScope } from '../../helpers/items';
+import { showOperations } from '../../helpers/module';
 import { assertAcceptedFileType, assertRagId, invalid, optionField } from '../../../shared/validation';
 
 export const RESOURCE = 'ragCollection';

@@ -2,8 +2,8 @@ import type { IDataObject, IExecuteFunctions, INodeProperties, NodeOutput } from
 
 import { additionalFieldsJson } from '../../../shared/descriptions';
 import { assertNonEmpty, textField } from '../../../shared/validation';
-import { forEachItem, itemScope } from '../../shared/items';
-import { managementRequest, withAdditionalFields } from '../../shared/request';
+import { forEachItem, itemScope } from '../../helpers/items';
+import { managementRequest, withAdditionalFields } from '../../helpers/request';
 
 import { showFor } from './common';
 

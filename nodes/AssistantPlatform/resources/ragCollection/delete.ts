@@ -2,8 +2,8 @@ import type { IExecuteFunctions, INodeProperties, NodeOutput } from 'n8n-workflo
 
 import { ragCollectionLocator } from '../../../shared/descriptions';
 
-import { forEachItem, itemScope } from '../../shared/items';
-import { managementRequest } from '../../shared/request';
+import { forEachItem, itemScope } from '../../helpers/items';
+import { managementRequest } from '../../helpers/request';
 
 import { ragPathOf, showFor } from './common';
 

@@ -10,8 +10,8 @@ import {
 	optionField,
 	parseJsonObject,
 } from '../../../shared/validation';
-import { forEachItem } from '../../shared/items';
-import { managementRequest } from '../../shared/request';
+import { forEachItem } from '../../helpers/items';
+import { managementRequest } from '../../helpers/request';
 
 import {
 	assertWithinAllowance,

@@ -1,7 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { listProperties } from '../../../shared/descriptions';
-import { listOperation } from '../../shared/lists';
+import { listOperation } from '../../helpers/lists';
 
 import { showFor } from './common';
 

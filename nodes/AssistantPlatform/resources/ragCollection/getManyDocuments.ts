@@ -1,7 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { listProperties, ragCollectionLocator } from '../../../shared/descriptions';
-import { listOperation } from '../../shared/lists';
+import { listOperation } from '../../helpers/lists';
 
 import { ragPathOf, showFor } from './common';
 

@@ -1,6 +1,6 @@
 import type { IExecuteFunctions, INodeProperties, NodeOutput } from 'n8n-workflow';
 
-import { forEachItem } from '../../shared/items';
+import { forEachItem } from '../../helpers/items';
 import { assertNonEmpty } from '../../../shared/validation';
 
 import { showFor } from './common';

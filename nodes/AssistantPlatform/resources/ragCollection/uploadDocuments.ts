@@ -3,7 +3,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { CHUNK_SIZE_DEFAULT } from '../../../shared/constants';
 import { additionalFieldsJson, ragCollectionLocator } from '../../../shared/descriptions';
-import { forEachItem } from '../../shared/items';
+import { forEachItem } from '../../helpers/items';
 import { portalRequest } from '../../../shared/transport';
 import { assertChunkSize, parseJsonObject } from '../../../shared/validation';
 import { asObject } from '../../../shared/object';

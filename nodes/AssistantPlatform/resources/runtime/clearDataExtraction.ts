@@ -2,7 +2,7 @@ import type { IExecuteFunctions, INodeProperties, NodeOutput } from 'n8n-workflo
 
 import { assistantLocator } from '../../../shared/descriptions';
 import { clearedExtraction } from '../../../shared/extractionSchema';
-import { forEachItem, itemScope } from '../../shared/items';
+import { forEachItem, itemScope } from '../../helpers/items';
 
 import { assistantPath, patchRuntime, showFor } from './common';
 

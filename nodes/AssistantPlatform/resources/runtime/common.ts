@@ -2,9 +2,9 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 
 import { redactUrlFields } from '../../../shared/redact';
 import { assertHttpUrl, invalid, textField } from '../../../shared/validation';
-import type { ItemScope } from '../../shared/items';
-import { showOperations } from '../../shared/module';
-import { managementRequest, resolvePath, withAdditionalFields } from '../../shared/request';
+import type { ItemScope } from '../../helpers/items';
+import { showOperations } from '../../helpers/module';
+import { managementRequest, resolvePath, withAdditionalFields } from '../../helpers/request';
 
 export { readText, splitList } from '../../../shared/text';
 

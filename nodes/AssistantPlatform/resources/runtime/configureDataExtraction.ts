@@ -3,7 +3,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties, NodeOutput } from
 import { assistantLocator } from '../../../shared/descriptions';
 import { assertHttpUrl } from '../../../shared/validation';
 import { readExtractionSchema, schemaPropertyFields } from '../../../shared/extractionSchema';
-import { forEachItem, itemScope } from '../../shared/items';
+import { forEachItem, itemScope } from '../../helpers/items';
 
 import { assistantPath, patchRuntime, showFor } from './common';
 

@@ -2,8 +2,8 @@ import type { IDataObject, IExecuteFunctions, INodeProperties, NodeOutput } from
 
 import { assistantLocator } from '../../../shared/descriptions';
 import { invalid, kindOf, parseJsonObject } from '../../../shared/validation';
-import type { ItemScope } from '../../shared/items';
-import { forEachItem, itemScope } from '../../shared/items';
+import type { ItemScope } from '../../helpers/items';
+import { forEachItem, itemScope } from '../../helpers/items';
 
 import { assistantPath, patchRuntime, readHookSwitch, showFor, splitList } from './common';
 

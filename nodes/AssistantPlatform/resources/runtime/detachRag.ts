@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeProperties, NodeOutput } from 'n8n-workflow';
 
 import { assistantLocator } from '../../../shared/descriptions';
-import { forEachItem, itemScope } from '../../shared/items';
+import { forEachItem, itemScope } from '../../helpers/items';
 
 import { assistantPath, patchRuntime, showFor } from './common';
 

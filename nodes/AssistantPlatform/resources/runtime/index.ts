@@ -1,7 +1,7 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import { additionalFieldsJson } from '../../../shared/descriptions';
-import type { ResourceModule } from '../../shared/module';
+import type { ResourceModule } from '../../helpers/module';
 
 import * as attachRag from './attachRag';
 import * as clearDataExtraction from './clearDataExtraction';

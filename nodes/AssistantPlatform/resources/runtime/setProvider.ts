@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties, NodeOutput } from
 
 import { assistantLocator } from '../../../shared/descriptions';
 import { assertNonEmpty, parseJsonObject, textField } from '../../../shared/validation';
-import { forEachItem, itemScope } from '../../shared/items';
+import { forEachItem, itemScope } from '../../helpers/items';
 import { assertProviderKind, providerKindOptions } from '../catalog/catalogReader';
 
 import { assistantPath, patchRuntime, showFor } from './common';

@@ -3,8 +3,8 @@ import type { IDataObject, IExecuteFunctions, INodeProperties, NodeOutput } from
 import { TOOL_KINDS } from '../../../shared/constants';
 import { assistantLocator } from '../../../shared/descriptions';
 import { invalid, textField } from '../../../shared/validation';
-import type { ItemScope } from '../../shared/items';
-import { forEachItem, itemScope } from '../../shared/items';
+import type { ItemScope } from '../../helpers/items';
+import { forEachItem, itemScope } from '../../helpers/items';
 import type { BoundTool, CatalogTool } from '../catalog/catalogReader';
 import { readAssistantTools, readToolCatalog } from '../catalog/catalogReader';
 

@@ -1,6 +1,8 @@
 import type { IDataObject, INodeExecutionData, NodeOutput } from 'n8n-workflow';
 
-import { MAX_JSON_DEPTH, redactSecrets } from '../../shared/redact';
+import { isKeyField, replaceFields } from '../../shared/assistantKey';
+import { dialStatusInWords } from '../../shared/dialStatuses';
+import { redactSecrets } from '../../shared/redact';
 import { isObject } from '../../shared/object';
 import { acceptedCallMessage } from '../../shared/placementMessages';
 
@@ -13,55 +15,18 @@ import { acceptedCallMessage } from '../../shared/placementMessages';
  * credential knows.
  */
 
-/** Field names that hold a key: assistantApiKey, apiKey_assistente, portalApiKey, secret, password, token, … */
-const KEY_FIELD = /api_?key|secret|passw(or)?d|^token$|access_?token|refresh_?token|authorization/i;
-
-/** A field that holds a key (a hint of one, such as assistantApiKeyHint, is its last characters only). */
-export function isKeyField(name: string): boolean {
-	return KEY_FIELD.test(name) && !/hint$/i.test(name);
-}
-
 /**
- * `value` without its key fields, at any depth, and without their values anywhere else in it (a key repeated in a
- * message or a URL is redacted as "***"). Objects without a key are returned as they are.
+ * `value` without its key fields (isKeyField), at any depth, and without their values anywhere else in it (a key
+ * repeated in a message or a URL is redacted as "***"). Objects without a key are returned as they are.
  */
 export function withoutKeys<T>(value: T): T {
 	const found: string[] = [];
-	const strip = (node: unknown, depth: number): unknown => {
-		if (node === null || typeof node !== 'object' || depth >= MAX_JSON_DEPTH) return node;
-		if (Array.isArray(node)) {
-			const mapped = node.map((entry) => strip(entry, depth + 1));
-			return mapped.some((entry, i) => entry !== node[i]) ? mapped : node;
-		}
-		let copy: IDataObject | undefined;
-		for (const [key, child] of Object.entries(node as IDataObject)) {
-			if (isKeyField(key)) {
-				if (typeof child === 'string' && child !== '') found.push(child);
-				copy ??= { ...(node as IDataObject) };
-				delete copy[key];
-				continue;
-			}
-			const next = strip(child, depth + 1);
-			if (next !== child) {
-				copy ??= { ...(node as IDataObject) };
-				copy[key] = next as IDataObject[string];
-			}
-		}
-		return copy ?? node;
-	};
-	const stripped = strip(value, 0) as T;
+	const stripped = replaceFields(value, isKeyField, (child) => {
+		if (typeof child === 'string' && child !== '') found.push(child);
+		return {};
+	});
 	return found.length > 0 ? redactSecrets(stripped, found) : stripped;
 }
-
-/** What a call's dial status means, in words a model can act on ("Busy: …"). */
-const OUTCOMES: Record<string, string> = {
-	BUSY: 'Busy: the line was busy; nobody answered.',
-	NOANSWER: 'No answer: the phone rang but nobody answered.',
-	FAILED: 'Failed: the call could not be connected.',
-	CHANUNAVAIL: 'Failed: the call could not be connected.',
-	CANCEL: 'Cancelled: the call was cancelled before it was answered.',
-	CONGESTION: 'Failed: the network was congested and the call could not be connected.',
-};
 
 /** Call Status → Get, for the model: what happened to the call, or that it is still in progress. */
 export function callStatusInWords(json: IDataObject): string {
@@ -69,10 +34,8 @@ export function callStatusInWords(json: IDataObject): string {
 	if (status === null) {
 		return 'Still in progress: the call is ringing or under way, or has just ended and its record is not written yet. Ask again in a minute; do not place the call again.';
 	}
-	if (status === 'ANSWER') {
-		return typeof json.billSec === 'number' ? `Answered: the call was answered and lasted ${json.billSec} s (billed).` : 'Answered: the call was answered.';
-	}
-	return OUTCOMES[status] ?? `Ended: the platform reports the call as ${String(json.dialStatus)}.`;
+	const billed = status === 'ANSWER' && typeof json.billSec === 'number' ? ` and lasted ${json.billSec} s (billed)` : '';
+	return dialStatusInWords(status, billed) ?? `Ended: the platform reports the call as ${String(json.dialStatus)}.`;
 }
 
 /** Per operation, the sentence a model reads with each item it gets back (resource.operation -> item -> words). */

@@ -8,8 +8,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { runInBatches } from '../../shared/batches';
-import { readBatching } from '../../shared/outbound';
+import { readBatching, runInBatches } from '../../shared/batches';
 
 /** The parameters of one input item: what the code that reads and checks parameters needs. */
 export interface ItemScope {
