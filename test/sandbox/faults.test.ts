@@ -68,15 +68,6 @@ describe('status faults', () => {
 		expect(sb.journal[0]).toMatchObject({ auth: 'missing', fault: 'status', status: 503 });
 	});
 
-	it('never applies to /__sandbox', async () => {
-		expect(() => sb.injectFault({ path: '/__sandbox/state', kind: 'reset' })).toThrow(/__sandbox/);
-		sb.injectFault({ path: '/*', kind: 'status', status: 500 });
-		const res = await call(sb, 'GET', '/__sandbox/state?summary=true');
-		expect(res.status).toBe(200);
-		expect(res.body.faults).toBe(1);
-		expect((await api(sb, 'GET', '/assistants')).status).toBe(500);
-	});
-
 	it('clearFaults removes every fault', async () => {
 		sb.injectFault({ path: '/*', kind: 'status', status: 500 });
 		sb.clearFaults();
@@ -146,15 +137,4 @@ describe('connection faults', () => {
 		expect(sb.journal[0]).toMatchObject({ status: 200, fault: 'latency' });
 	});
 
-	it('setLatency adds a delay to every platform request, not to /__sandbox', async () => {
-		sb.setLatency(120);
-		let start = Date.now();
-		expect((await api(sb, 'GET', '/catalog/providers/llm')).status).toBe(200);
-		expect(Date.now() - start).toBeGreaterThanOrEqual(110);
-		start = Date.now();
-		expect((await call(sb, 'GET', '/__sandbox/latency')).body).toEqual({ ms: 120 });
-		sb.setLatency(0);
-		expect(sb.latencyMs).toBe(0);
-		expect(() => sb.setLatency(-5)).toThrow(RangeError);
-	});
 });

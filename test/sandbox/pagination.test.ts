@@ -182,41 +182,5 @@ describe('pagination envelope', () => {
 		expect(bare.body).toEqual(items);
 	});
 
-	it('the sandbox-only lists have readable items', async () => {
-		expect((await api(sb, 'GET', '/knowledge?limit=1')).body.data[0]).toEqual({
-			knowledgeId: expect.stringMatching(/^kb_[A-Za-z0-9]{16}$/),
-			name: 'Opening hours',
-			type: 'url',
-			createdAt: expect.any(String),
-		});
-		expect(Object.keys((await api(sb, 'GET', '/provider-wallet/keys?limit=1')).body.data[0]).sort()).toEqual(['createdAt', 'keyId', 'label', 'last4', 'provider']);
-		expect((await api(sb, 'GET', '/plugin-instances?limit=1')).body.data[0]).toMatchObject({ instanceName: 'gcal-main', toolNames: ['google_calendar_create_event'] });
-		expect((await api(sb, 'GET', '/filler-lists?limit=1')).body.data[0]).toMatchObject({ name: 'Thinking (English)', language: 'en' });
-		expect(Object.keys((await api(sb, 'GET', '/analytics/calls?limit=1')).body.data[0]).sort()).toEqual([
-			'assistantId',
-			'billSec',
-			'callId',
-			'dialStatus',
-			'direction',
-			'internal_id',
-			'startedAt',
-		]);
-		expect((await api(sb, 'GET', '/numbers?limit=1')).body.data[0]).toEqual({ number: '+390200001001', kind: 'demo', assistantId: expect.stringMatching(/^asst_/) });
-	});
-
-	it('listItems seeding extends every sandbox-only list', async () => {
-		sb.seed({ listItems: 1234 });
-		expect((await api(sb, 'GET', '/knowledge?limit=1')).body.meta.totalCount).toBe(1246);
-		expect((await api(sb, 'GET', '/analytics/calls?limit=1')).body.meta.totalCount).toBe(1254);
-		expect((await api(sb, 'GET', '/plugin-instances?limit=1')).body.meta.totalCount).toBe(1238);
-	});
 });
 
-describe('list speed sanity with 10,000 assistants', () => {
-	it('serves every page of 500 (counts only)', async () => {
-		sb.seed({ assistants: 10_000 });
-		const { items, pages } = await walk('/assistants', 500);
-		expect(items.length).toBe(10_005);
-		expect(pages.length).toBe(21);
-	});
-});
