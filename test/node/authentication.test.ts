@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import type {
 	ICredentialDataDecryptedObject,
 	ICredentialType,
+	IDataObject,
 	IHttpRequestOptions,
 	INode,
 	INodeExecutionData,
@@ -16,6 +17,8 @@ import { AssistantPlatformPortalApi } from '../../credentials/AssistantPlatformP
 import { testCredential } from '../harness/credentialTest';
 import { credentialTypes, NODE_TYPE, nodeTypes, runNode } from '../harness/engine';
 import { useCallerAssistant, useSandbox } from '../harness/sandbox';
+
+import { byId, fromList } from './runtime-helpers';
 
 /*
  * How both credentials authenticate (docs/performance.md): an `authenticate` function that n8n's
@@ -223,16 +226,46 @@ describe('credentials on the wire (engine + sandbox)', () => {
 		]);
 	});
 
-	test.each([
-		['a wrong key', 'wrong-portal-key-7788', 'invalid'],
-	])('Portal API with %s: the sandbox answers 401 and the node fails', async (_label, key, auth) => {
-		const { error } = await runNode({
-			parameters: { resource: 'assistant', operation: 'getAll', returnAll: false, limit: 1 },
-			credentials: { ...fx.credentials, [PORTAL]: { ...fx.portal, portalApiKey: key } },
-		});
+	/**
+	 * A wrong portal key, on reads and writes of every kind of portal request: a 401 whose description points at
+	 * the credential, the key nowhere in the error, one request (a 401 is not retried) and nothing changed.
+	 */
+	test.each<{ operation: string; key: string; parameters: () => IDataObject; method: string; changed?: (parameters: IDataObject) => unknown }>([
+		{ operation: 'Get Many Assistants', key: 'wrong-portal-key-7788', parameters: () => ({ resource: 'assistant', operation: 'getAll', returnAll: false, limit: 1 }), method: 'GET' },
+		{ operation: 'Create Assistant', key: 'pk_wrong_0123456789abcdef', parameters: () => ({ resource: 'assistant', operation: 'create', name: 'A', mode: 'text' }), method: 'POST' },
+		{ operation: 'Get Providers', key: 'pk_wrong_catalog_0123456789', parameters: () => ({ resource: 'catalog', operation: 'getProviders', providerKind: 'tts' }), method: 'GET' },
+		{
+			operation: 'Set Provider',
+			key: 'pk_wrong_runtime_0123456789',
+			parameters: () => ({
+				resource: 'runtime',
+				operation: 'setProvider',
+				assistantId: byId(fx.sandbox.createAssistant({ name: 'Runtime Test' }).assistantId),
+				providerKind: 'llm',
+				providerId: fromList('openai'),
+			}),
+			method: 'PATCH',
+			changed: (parameters) => fx.sandbox.state.runtimeConfigs.get((parameters.assistantId as { value: string }).value),
+		},
+		// Add or Remove Tools reads the catalog first: that read fails, and nothing is written.
+		{
+			operation: 'Add or Remove Tools',
+			key: 'pk_wrong_tools_0123456789',
+			parameters: () => ({ resource: 'runtime', operation: 'updateTools', assistantId: byId('asst_AAAAAAAAAAAAAAAA'), toolsToAdd: { tools: [{ toolName: 'kb_search' }] } }),
+			method: 'GET',
+		},
+	])('Portal API with a wrong key ($operation): 401 naming the credential, never the key, one request', async ({ key, parameters, method, changed }) => {
+		const params = parameters();
+		fx.sandbox.clearJournal();
+		const { error } = await runNode({ parameters: params, credentials: { ...fx.credentials, [PORTAL]: { ...fx.portal, portalApiKey: key } } });
 		expect(error?.httpCode).toBe('401');
-		expect(fx.sandbox.journal.map((entry) => [entry.auth, entry.status])).toEqual([[auth, 401]]);
+		expect(error?.message).toContain('401');
+		expect(error?.description).toContain('Assistant Platform Portal API');
+		expect(JSON.stringify({ m: error?.message, d: error?.description, c: error?.context })).not.toContain(key);
+		expect(fx.sandbox.journal.map((entry) => [entry.method, entry.auth, entry.status])).toEqual([[method, 'invalid', 401]]);
+		if (changed) expect(changed(params)).toBeUndefined();
 	});
+
 
 	test.each([
 		['a wrong key', 'wrong-outbound-key-7788', 'invalid'],
