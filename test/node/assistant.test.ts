@@ -150,36 +150,22 @@ describe('Assistant → Get Many', () => {
 		expect(fx.sandbox.journal.map((e) => e.query.limit)).toEqual(['50', '50', '50']);
 	});
 
-	test('Return All over exactly one full page: one request, hasMore false ends the walk', async () => {
+	// 500 items fill the first page exactly; whether a second request is needed depends on meta.hasMore,
+	// which the platform sets false on the last page.
+	test.each([
+		['exactly one full page: one request, hasMore false ends the walk', 500],
+		['no assistants at all: one request, no items', 0],
+	])('Return All over %s', async (_title, count) => {
 		const empty = await startSandbox({ seed: { demo: false } });
 		try {
-			empty.sandbox.seed({ assistants: 500 });
+			if (count > 0) empty.sandbox.seed({ assistants: count });
 			empty.sandbox.clearJournal();
 			const { items, error } = await runNode({
 				parameters: { resource: 'assistant', operation: 'getAll', returnAll: true },
 				credentials: empty.credentials,
 			});
 			expect(error).toBeUndefined();
-			expect(items).toHaveLength(500);
-			// 500 items fill the first page exactly; whether a second request is needed depends on
-			// meta.hasMore, which the platform sets false on the last page.
-			expect(empty.sandbox.journal).toHaveLength(1);
-			expect(empty.sandbox.journal[0].query).toEqual({ limit: '500' });
-		} finally {
-			await empty.sandbox.stop();
-		}
-	});
-
-	test('Return All over no assistants at all: one request, no items', async () => {
-		const empty = await startSandbox({ seed: { demo: false } });
-		try {
-			empty.sandbox.clearJournal();
-			const { items, error } = await runNode({
-				parameters: { resource: 'assistant', operation: 'getAll', returnAll: true },
-				credentials: empty.credentials,
-			});
-			expect(error).toBeUndefined();
-			expect(items).toHaveLength(0);
+			expect(items).toHaveLength(count);
 			expect(empty.sandbox.journal).toHaveLength(1);
 			expect(empty.sandbox.journal[0].query).toEqual({ limit: '500' });
 		} finally {
