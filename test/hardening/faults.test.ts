@@ -1,5 +1,5 @@
 /**
- * Faults (issue 7): every read operation of the Assistant Platform node, and its list-search and
+ * Faults: every read operation of the Assistant Platform node, and its list-search and
  * load-options methods, while the sandbox answers 429 with Retry-After, 500, 503, resets the
  * connection, answers after the request timeout, or answers malformed JSON.
  *
@@ -350,7 +350,7 @@ describe.each(KINDS)('reads under a %s fault', (kind) => {
 			});
 			const attempts = attemptsOf(read, fx.sandbox.journal);
 			expect({ read: read.name, attempts: attempts.length }).toEqual({ read: read.name, attempts: ATTEMPTS_BOUND });
-			expect(attempts.every((entry) => entry.fault === FAULTS[kind].kind)).toBe(true);
+			expect(attempts.filter((entry) => entry.fault !== FAULTS[kind].kind).map((entry) => ({ read: read.name, fault: entry.fault }))).toEqual([]);
 		}
 	});
 });

@@ -1,5 +1,5 @@
 /**
- * Pagination faults (issue 7): a platform whose cursor pagination misbehaves. The sandbox's `page`
+ * Pagination faults: a platform whose cursor pagination misbehaves. The sandbox's `page`
  * fault rewrites a page (see sandbox/README.md, "Faults"): a repeated cursor, `hasMore` true with a
  * null cursor, a cursor the platform then rejects (400 INVALID_CURSOR), a page that repeats items
  * already returned, a page that shrinks, and empty pages without end.

@@ -1,5 +1,5 @@
 /**
- * A hostile platform for tests (issue 12): a front server in front of the real sandbox that proxies
+ * A hostile platform for tests: a front server in front of the real sandbox that proxies
  * every request unless a rule tells it to misbehave, plus a second, "foreign" origin that records
  * everything it receives and answers like a friendly platform would. Credentials point at the front;
  * a redirect sends the client to the foreign origin, so any key that arrives there has left its host.

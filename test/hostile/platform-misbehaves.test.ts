@@ -1,5 +1,5 @@
 /**
- * Hostile-platform suite (issue 12): every target of test/hostile/targets.ts (every operation of
+ * Hostile-platform suite: every target of test/hostile/targets.ts (every operation of
  * the Assistant Platform node, its list-search and load-options methods, Call and Wait, the
  * trigger's registration) runs against each misbehaviour of test/harness/hostile.ts, with and
  * without Continue On Fail. For every run:

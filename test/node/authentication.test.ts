@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import type {
 	ICredentialDataDecryptedObject,
 	ICredentialType,
+	IDataObject,
 	IHttpRequestOptions,
 	INode,
 	INodeExecutionData,
@@ -17,11 +18,14 @@ import { testCredential } from '../harness/credentialTest';
 import { credentialTypes, NODE_TYPE, nodeTypes, runNode } from '../harness/engine';
 import { useCallerAssistant, useSandbox } from '../harness/sandbox';
 
+import { byId, fromList } from './runtime-helpers';
+
 /*
- * How both credentials authenticate (docs/performance.md, fix B): an `authenticate` function that n8n's
+ * How both credentials authenticate (docs/performance.md): an `authenticate` function that n8n's
  * CredentialsHelper.authenticate calls with the decrypted credential and the request options, setting
- * exactly the header the former generic block set (`Authorization: Bearer <portalApiKey>`,
- * `X-APIKEY-SECRET-SERVICE: <outboundApiKey>`), on workflow requests and on the credential test request.
+ * exactly the header n8n's declarative generic block would set (`Authorization: Bearer <portalApiKey>`,
+ * `X-APIKEY-SECRET-SERVICE: <outboundApiKey>`), on workflow requests and on the credential test request:
+ * the same header value for every key, whichever form sends it.
  */
 
 const PORTAL = 'assistantPlatformPortalApi';
@@ -41,8 +45,8 @@ function authenticateOf(type: ICredentialType): AuthenticateFunction {
 	return async (credentials, requestOptions) => await auth.call(type, credentials, requestOptions);
 }
 
-/** The generic blocks both credentials had before fix B, verbatim. */
-const FORMER_GENERIC: Record<string, { header: string; template: string }> = {
+/** The declarative generic blocks that express the same headers: the function must set what n8n resolves from them. */
+const GENERIC_BLOCK: Record<string, { header: string; template: string }> = {
 	[PORTAL]: { header: 'Authorization', template: '=Bearer {{$credentials.portalApiKey}}' },
 	[OUTBOUND]: { header: 'X-APIKEY-SECRET-SERVICE', template: '={{$credentials.outboundApiKey}}' },
 };
@@ -72,7 +76,7 @@ function resolveLikeN8n(template: string, credentials: ICredentialDataDecryptedO
 	return value ? String(value) : '';
 }
 
-describe('credentials: authenticate is a function that sets exactly the former header', () => {
+describe('credentials: authenticate is a function that sets exactly the header of the generic block', () => {
 	// `url`: the credential's base URL field with a usable value (an unusable one is refused: test/credentials.test.ts).
 	const cases: Array<{ type: ICredentialType; field: string; header: string; prefix: string; url: Record<string, string> }> = [
 		{ type: new AssistantPlatformPortalApi(), field: 'portalApiKey', header: 'Authorization', prefix: 'Bearer ', url: { baseUrl: 'https://api.example.com' } },
@@ -114,14 +118,14 @@ describe('credentials: authenticate is a function that sets exactly the former h
 		expect(out).toEqual({ url: '/y', headers: { [header]: `${prefix}k-456` } });
 	});
 
-	// An empty key, which the former block sent as "Bearer " or "", is refused now (test/credentials.test.ts).
-	test.each(cases)('$type.name: the same value n8n resolved from the former generic block', async ({ type, field, header, url }) => {
-		const former = FORMER_GENERIC[type.name];
-		expect(former.header).toBe(header);
+	// An empty key, which a generic block would send as "Bearer " or "", is refused (test/credentials.test.ts).
+	test.each(cases)('$type.name: the same value n8n resolves from the generic block', async ({ type, field, header, url }) => {
+		const generic = GENERIC_BLOCK[type.name];
+		expect(generic.header).toBe(header);
 		for (const key of ['pk_live_9f8e7d6c', 'with spaces ', ' lead', 'q"u\'o`te', 'br{{ace}}s', '$credentials', 'ключ-é']) {
 			const credentials = { ...url, [field]: key };
 			const out = await authenticateOf(type)(credentials, { url: '/z', headers: {} });
-			expect(out.headers?.[header]).toBe(resolveLikeN8n(former.template, credentials));
+			expect(out.headers?.[header]).toBe(resolveLikeN8n(generic.template, credentials));
 		}
 	});
 });
@@ -194,7 +198,7 @@ describe('credentials on the wire (engine + sandbox)', () => {
 			expect(headerValues(request.rawHeaders, 'authorization')).toEqual([`Bearer ${fx.sandbox.portalKey}`]);
 			expect(headerValues(request.rawHeaders, 'x-apikey-secret-service')).toEqual([]);
 		}
-		expect(fx.sandbox.journal.every((entry) => entry.auth === 'ok')).toBe(true);
+		expect(fx.sandbox.journal.filter((entry) => entry.auth !== 'ok').map((entry) => `${entry.path}: ${entry.auth}`)).toEqual([]);
 	});
 
 	test('Outbound API: exactly one "X-APIKEY-SECRET-SERVICE: <key>" per call, Accept kept, the sandbox accepts it', async () => {
@@ -222,16 +226,46 @@ describe('credentials on the wire (engine + sandbox)', () => {
 		]);
 	});
 
-	test.each([
-		['a wrong key', 'wrong-portal-key-7788', 'invalid'],
-	])('Portal API with %s: the sandbox answers 401 and the node fails', async (_label, key, auth) => {
-		const { error } = await runNode({
-			parameters: { resource: 'assistant', operation: 'getAll', returnAll: false, limit: 1 },
-			credentials: { ...fx.credentials, [PORTAL]: { ...fx.portal, portalApiKey: key } },
-		});
+	/**
+	 * A wrong portal key, on reads and writes of every kind of portal request: a 401 whose description points at
+	 * the credential, the key nowhere in the error, one request (a 401 is not retried) and nothing changed.
+	 */
+	test.each<{ operation: string; key: string; parameters: () => IDataObject; method: string; changed?: (parameters: IDataObject) => unknown }>([
+		{ operation: 'Get Many Assistants', key: 'wrong-portal-key-7788', parameters: () => ({ resource: 'assistant', operation: 'getAll', returnAll: false, limit: 1 }), method: 'GET' },
+		{ operation: 'Create Assistant', key: 'pk_wrong_0123456789abcdef', parameters: () => ({ resource: 'assistant', operation: 'create', name: 'A', mode: 'text' }), method: 'POST' },
+		{ operation: 'Get Providers', key: 'pk_wrong_catalog_0123456789', parameters: () => ({ resource: 'catalog', operation: 'getProviders', providerKind: 'tts' }), method: 'GET' },
+		{
+			operation: 'Set Provider',
+			key: 'pk_wrong_runtime_0123456789',
+			parameters: () => ({
+				resource: 'runtime',
+				operation: 'setProvider',
+				assistantId: byId(fx.sandbox.createAssistant({ name: 'Runtime Test' }).assistantId),
+				providerKind: 'llm',
+				providerId: fromList('openai'),
+			}),
+			method: 'PATCH',
+			changed: (parameters) => fx.sandbox.state.runtimeConfigs.get((parameters.assistantId as { value: string }).value),
+		},
+		// Add or Remove Tools reads the catalog first: that read fails, and nothing is written.
+		{
+			operation: 'Add or Remove Tools',
+			key: 'pk_wrong_tools_0123456789',
+			parameters: () => ({ resource: 'runtime', operation: 'updateTools', assistantId: byId('asst_AAAAAAAAAAAAAAAA'), toolsToAdd: { tools: [{ toolName: 'kb_search' }] } }),
+			method: 'GET',
+		},
+	])('Portal API with a wrong key ($operation): 401 naming the credential, never the key, one request', async ({ key, parameters, method, changed }) => {
+		const params = parameters();
+		fx.sandbox.clearJournal();
+		const { error } = await runNode({ parameters: params, credentials: { ...fx.credentials, [PORTAL]: { ...fx.portal, portalApiKey: key } } });
 		expect(error?.httpCode).toBe('401');
-		expect(fx.sandbox.journal.map((entry) => [entry.auth, entry.status])).toEqual([[auth, 401]]);
+		expect(error?.message).toContain('401');
+		expect(error?.description).toContain('Assistant Platform Portal API');
+		expect(JSON.stringify({ m: error?.message, d: error?.description, c: error?.context })).not.toContain(key);
+		expect(fx.sandbox.journal.map((entry) => [entry.method, entry.auth, entry.status])).toEqual([[method, 'invalid', 401]]);
+		if (changed) expect(changed(params)).toBeUndefined();
 	});
+
 
 	test.each([
 		['a wrong key', 'wrong-outbound-key-7788', 'invalid'],
@@ -310,7 +344,7 @@ describe('Call Status → Get reads the Outbound API credential once per run, no
 		expect(one.items).toHaveLength(1);
 		expect(twenty.items).toHaveLength(20);
 		// Each item is one read answered 404 (record not persisted): reported per item, nothing retried.
-		expect(twenty.items.every((item) => /not persisted/i.test(String(item.json.error)))).toBe(true);
+		expect(twenty.items.map((item) => String(item.json.error)).filter((error) => !/not persisted/i.test(error))).toEqual([]);
 		expect(fx.sandbox.journal.filter((entry) => entry.path.startsWith('/getDialstatus/'))).toHaveLength(21);
 		expect(twenty.credentialReads[OUTBOUND]).toBe(one.credentialReads[OUTBOUND]);
 		expect(one.credentialReads[OUTBOUND]).toBe(1);

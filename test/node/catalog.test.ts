@@ -51,19 +51,6 @@ describe('Catalog → Get Providers', () => {
 		expect(fx.sandbox.journal).toHaveLength(0);
 	});
 
-	test('a wrong portal key gives a 401 pointing at the credential, never echoing the key', async () => {
-		fx.sandbox.clearJournal();
-		const wrongKey = 'pk_wrong_catalog_0123456789';
-		const { error } = await runNode({
-			parameters: { resource: 'catalog', operation: 'getProviders', providerKind: 'tts' },
-			credentials: { ...fx.credentials, assistantPlatformPortalApi: { ...fx.portal, portalApiKey: wrongKey } },
-		});
-		expect(error?.message).toContain('401');
-		expect(error?.description).toContain('Assistant Platform Portal API');
-		expect(JSON.stringify({ m: error?.message, d: error?.description, c: error?.context })).not.toContain(wrongKey);
-		// 401 is not transient: one request only.
-		expect(fx.sandbox.journal.map((e) => e.auth)).toEqual(['invalid']);
-	});
 });
 
 describe('Catalog → Get Tools', () => {

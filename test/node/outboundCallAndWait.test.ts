@@ -180,7 +180,7 @@ describe('Assistant Platform Call and Wait: waiting', () => {
 		// One call placed; the status was read after the result arrived.
 		const methods = fx.sandbox.journal.map((e) => `${e.method} ${e.path}`);
 		expect(methods.filter((m) => m.startsWith('POST'))).toEqual(['POST /webhook/outbound_call']);
-		expect(methods.slice(1).every((m) => m === `GET /getDialstatus/${call.internalId}`)).toBe(true);
+		expect(methods.slice(1).filter((m) => m !== `GET /getDialstatus/${call.internalId}`)).toEqual([]);
 		expect(methods.length).toBeGreaterThanOrEqual(2);
 		expectNoSecrets(resumed.afterItems);
 	});
@@ -278,7 +278,7 @@ describe('Assistant Platform Call and Wait: waiting', () => {
 		});
 		const reads = fx.sandbox.journal.filter((e) => e.method === 'GET');
 		expect(reads.length).toBeGreaterThanOrEqual(1);
-		expect(reads.every((e) => e.status === 404)).toBe(true);
+		expect(reads.filter((e) => e.status !== 404).map((e) => e.status)).toEqual([]);
 	});
 
 	test('PBX route with legacy names: url_esito_chiamata carries the resume URL', async () => {

@@ -297,22 +297,4 @@ describe('Runtime → Add or Remove Tools: rejected before the PATCH', () => {
 		]);
 	});
 
-	test('a wrong portal key fails on the catalog read with a 401 naming the credential, not the key', async () => {
-		fx.sandbox.clearJournal();
-		const wrongKey = 'pk_wrong_tools_0123456789';
-		const { error } = await runNode({
-			parameters: {
-				resource: 'runtime',
-				operation: 'updateTools',
-				assistantId: byId('asst_AAAAAAAAAAAAAAAA'),
-				toolsToAdd: { tools: [{ toolName: 'kb_search' }] },
-			},
-			credentials: { ...fx.credentials, assistantPlatformPortalApi: { ...fx.portal, portalApiKey: wrongKey } },
-		});
-		expect(error?.message).toContain('401');
-		expect(error?.description).toContain('Assistant Platform Portal API');
-		expect(JSON.stringify({ m: error?.message, d: error?.description })).not.toContain(wrongKey);
-		// A 401 is not retried, and nothing is written.
-		expect(fx.sandbox.journal.map((e) => [e.method, e.auth])).toEqual([['GET', 'invalid']]);
-	});
 });

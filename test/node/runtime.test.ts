@@ -1,3 +1,5 @@
+import type { IDataObject } from 'n8n-workflow';
+
 import { PROVIDER_CATALOG, SAVED_AUTH_NAME } from '../../sandbox';
 import { runNode } from '../harness/engine';
 import { useSandbox } from '../harness/sandbox';
@@ -24,6 +26,53 @@ async function expectRejected(parameters: Record<string, unknown>, message: stri
 	expect(fx.sandbox.journal).toHaveLength(0);
 	expectNoSecrets(fx, { m: error?.message, d: error?.description });
 }
+
+/** One runtime setting: the operation's parameters and what it must send, output and store. */
+interface Setting {
+	/** The node's parameters, without the resource and the assistant. */
+	parameters: Record<string, unknown>;
+	/** Prepares the sandbox before the run (after the assistant is created). */
+	before?: (assistantId: string) => void;
+	/** The path under /api/v1/assistants/{id}/runtime/. */
+	path: string;
+	/** The body sent, exactly. */
+	body: unknown;
+	/** The one output item's json, whole (`output`) or in part (`outputLike`). */
+	output?: (assistantId: string) => IDataObject;
+	outputLike?: IDataObject;
+	/** What the sandbox stored for the assistant, whole (`equals`) or in part (`like`). */
+	stored?: { read: (assistantId: string) => unknown; equals?: unknown; like?: unknown };
+}
+
+/**
+ * Runs a setting on a new assistant and asserts that exactly one PATCH went to its runtime path with the
+ * portal key and the given body, the output and the sandbox state are what was set, and no secret is shown.
+ */
+async function expectSetting(given: Setting | (() => Setting)): Promise<void> {
+	const setting = typeof given === 'function' ? given() : given;
+	const assistantId = newAssistant();
+	setting.before?.(assistantId);
+	fx.sandbox.clearJournal();
+	const { items, error } = await run({ ...setting.parameters, assistantId: byId(assistantId) });
+	expect(error).toBeUndefined();
+	expect(fx.sandbox.journal.map((e) => [e.method, e.path, e.auth])).toEqual([
+		['PATCH', `/api/v1/assistants/${assistantId}/runtime/${setting.path}`, 'ok'],
+	]);
+	expect(fx.sandbox.journal[0].body).toEqual(setting.body);
+	if (setting.output) expect(items.map((i) => i.json)).toEqual([setting.output(assistantId)]);
+	if (setting.outputLike) {
+		expect(items).toHaveLength(1);
+		expect(items[0].json).toMatchObject(setting.outputLike);
+	}
+	if (setting.stored) {
+		const stored = setting.stored.read(assistantId);
+		if ('equals' in setting.stored) expect(stored).toEqual(setting.stored.equals);
+		if ('like' in setting.stored) expect(stored).toMatchObject(setting.stored.like as object);
+	}
+	expectNoSecrets(fx, items);
+}
+
+const runtimeOf = (assistantId: string) => fx.sandbox.state.runtimeConfigs.get(assistantId);
 
 describe('Runtime → Set Provider', () => {
 	test('PATCHes the provider and model of the chosen kind and stores them', async () => {
@@ -60,65 +109,52 @@ describe('Runtime → Set Provider', () => {
 		expectNoSecrets(fx, items);
 	});
 
-	test('sends voice, language and settings when given, with the model typed by name', async () => {
-		const assistantId = newAssistant();
-		fx.sandbox.clearJournal();
-		const { items, error } = await run({
-			operation: 'setProvider',
-			assistantId: byId(assistantId),
-			providerKind: 'tts',
-			providerId: byId('elevenlabs'),
-			model: byId('eleven_turbo_v2_5'),
-			providerOptions: { voice: 'Bella', language: 'it', settings: '{"stability":0.4,"style":{"warm":true}}' },
-		});
-		expect(error).toBeUndefined();
-		expect(fx.sandbox.journal.map((e) => [e.method, e.path])).toEqual([
-			['PATCH', `/api/v1/assistants/${assistantId}/runtime/tts`],
-		]);
-		expect(fx.sandbox.journal[0].body).toEqual({
-			providerId: 'elevenlabs',
-			model: 'eleven_turbo_v2_5',
-			voice: 'Bella',
-			language: 'it',
-			settings: { stability: 0.4, style: { warm: true } },
-		});
-		expect(items[0].json).toMatchObject({ kind: 'tts', voice: 'Bella', language: 'it' });
-		expect(fx.sandbox.state.runtimeConfigs.get(assistantId)?.tts?.settings).toEqual({ stability: 0.4, style: { warm: true } });
-	});
-
 	test.each(['tts', 'asr', 'llm', 'audio-to-audio'] as const)('kind %s goes to its own runtime path', async (kind) => {
-		const assistantId = newAssistant();
-		const provider = PROVIDER_CATALOG[kind][0];
-		fx.sandbox.clearJournal();
-		const { items, error } = await run({
-			operation: 'setProvider',
-			assistantId: byId(assistantId),
-			providerKind: kind,
-			providerId: fromList(provider.providerId),
-		});
-		expect(error).toBeUndefined();
-		expect(fx.sandbox.journal).toHaveLength(1);
-		expect(fx.sandbox.journal[0].path).toBe(`/api/v1/assistants/${assistantId}/runtime/${kind}`);
+		const { providerId } = PROVIDER_CATALOG[kind][0];
 		// No model chosen: none is sent (the provider's default applies).
-		expect(fx.sandbox.journal[0].body).toEqual({ providerId: provider.providerId });
-		expect(items[0].json).toMatchObject({ kind, providerId: provider.providerId, model: null });
-		expect(fx.sandbox.state.runtimeConfigs.get(assistantId)?.[kind]?.providerId).toBe(provider.providerId);
+		await expectSetting({
+			parameters: { operation: 'setProvider', providerKind: kind, providerId: fromList(providerId) },
+			path: kind,
+			body: { providerId },
+			outputLike: { kind, providerId, model: null },
+			stored: { read: (id) => runtimeOf(id)?.[kind]?.providerId, equals: providerId },
+		});
 	});
 
-	test('Additional Fields (JSON) are merged last and win', async () => {
-		const assistantId = newAssistant();
-		fx.sandbox.clearJournal();
-		const { error } = await run({
-			operation: 'setProvider',
-			assistantId: byId(assistantId),
-			providerKind: 'llm',
-			providerId: fromList('openai'),
-			model: fromList('gpt-4o'),
-			additionalFieldsJson: '{"model":"gpt-4.1","settings":{"temperature":0}}',
-		});
-		expect(error).toBeUndefined();
-		expect(fx.sandbox.journal[0].body).toEqual({ providerId: 'openai', model: 'gpt-4.1', settings: { temperature: 0 } });
-		expect(fx.sandbox.state.runtimeConfigs.get(assistantId)?.llm?.model).toBe('gpt-4.1');
+	test.each<[string, Setting]>([
+		[
+			'sends voice, language and settings when given, with the model typed by name',
+			{
+				parameters: {
+					operation: 'setProvider',
+					providerKind: 'tts',
+					providerId: byId('elevenlabs'),
+					model: byId('eleven_turbo_v2_5'),
+					providerOptions: { voice: 'Bella', language: 'it', settings: '{"stability":0.4,"style":{"warm":true}}' },
+				},
+				path: 'tts',
+				body: { providerId: 'elevenlabs', model: 'eleven_turbo_v2_5', voice: 'Bella', language: 'it', settings: { stability: 0.4, style: { warm: true } } },
+				outputLike: { kind: 'tts', voice: 'Bella', language: 'it' },
+				stored: { read: (id) => runtimeOf(id)?.tts?.settings, equals: { stability: 0.4, style: { warm: true } } },
+			},
+		],
+		[
+			'Additional Fields (JSON) are merged last and win',
+			{
+				parameters: {
+					operation: 'setProvider',
+					providerKind: 'llm',
+					providerId: fromList('openai'),
+					model: fromList('gpt-4o'),
+					additionalFieldsJson: '{"model":"gpt-4.1","settings":{"temperature":0}}',
+				},
+				path: 'llm',
+				body: { providerId: 'openai', model: 'gpt-4.1', settings: { temperature: 0 } },
+				stored: { read: (id) => runtimeOf(id)?.llm?.model, equals: 'gpt-4.1' },
+			},
+		],
+	])('%s', async (_title, setting) => {
+		await expectSetting(setting);
 	});
 
 	test.each([
@@ -156,28 +192,6 @@ describe('Runtime → Set Provider', () => {
 		expect(fx.sandbox.journal).toHaveLength(1);
 	});
 
-	test('a wrong portal key gives a 401 pointing at the credential, never echoing the key', async () => {
-		const assistantId = newAssistant();
-		fx.sandbox.clearJournal();
-		const wrongKey = 'pk_wrong_runtime_0123456789';
-		const { error } = await runNode({
-			parameters: {
-				resource: 'runtime',
-				operation: 'setProvider',
-				assistantId: byId(assistantId),
-				providerKind: 'llm',
-				providerId: fromList('openai'),
-			},
-			credentials: { ...fx.credentials, assistantPlatformPortalApi: { ...fx.portal, portalApiKey: wrongKey } },
-		});
-		expect(error?.message).toContain('401');
-		expect(error?.description).toContain('Assistant Platform Portal API');
-		expect(JSON.stringify({ m: error?.message, d: error?.description, c: error?.context })).not.toContain(wrongKey);
-		expect(fx.sandbox.journal).toHaveLength(1);
-		expect(fx.sandbox.journal[0].auth).toBe('invalid');
-		expect(fx.sandbox.state.runtimeConfigs.get(assistantId)).toBeUndefined();
-	});
-
 	test('Continue On Fail reports the bad item and keeps pairing', async () => {
 		const assistantId = newAssistant();
 		fx.sandbox.clearJournal();
@@ -204,25 +218,15 @@ describe('Runtime → Set Provider', () => {
 
 describe('Runtime → Attach / Detach RAG Collection', () => {
 	test('attaches a collection, replacing the one attached before', async () => {
-		const assistantId = newAssistant();
 		const [faq, prices] = fx.sandbox.state.collections.list;
-		fx.sandbox.state.ragAttachments.set(assistantId, faq.ragId);
-		fx.sandbox.clearJournal();
-		const { items, error } = await run({
-			operation: 'attachRag',
-			assistantId: byId(assistantId),
-			ragId: fromList(prices.ragId),
-		});
-		expect(error).toBeUndefined();
-		expect(fx.sandbox.journal).toHaveLength(1);
-		expect(fx.sandbox.journal[0]).toMatchObject({
-			method: 'PATCH',
-			path: `/api/v1/assistants/${assistantId}/runtime/rag`,
-			auth: 'ok',
+		await expectSetting({
+			parameters: { operation: 'attachRag', ragId: fromList(prices.ragId) },
+			before: (id) => fx.sandbox.state.ragAttachments.set(id, faq.ragId),
+			path: 'rag',
 			body: { ragId: prices.ragId },
+			output: (assistantId) => ({ assistantId, ragId: prices.ragId }),
+			stored: { read: (id) => fx.sandbox.state.ragAttachments.get(id), equals: prices.ragId },
 		});
-		expect(items.map((i) => i.json)).toEqual([{ assistantId, ragId: prices.ragId }]);
-		expect(fx.sandbox.state.ragAttachments.get(assistantId)).toBe(prices.ragId);
 	});
 
 	test('detaches with ragId null, after which the collection can be deleted', async () => {
@@ -268,80 +272,48 @@ test('Attach RAG Collection: a typed ID of the wrong form is already refused by 
 });
 
 describe('Runtime → Configure Conversation Webhook', () => {
-	test('sends enabled, url and the saved authentication name', async () => {
-		const assistantId = newAssistant();
-		fx.sandbox.clearJournal();
-		const { items, error } = await run({
-			operation: 'configureConversationWebhook',
-			assistantId: byId(assistantId),
-			webhookEnabled: true,
-			webhookUrl: ' https://hooks.example.com/conversation-end ',
-			webhookAuthName: SAVED_AUTH_NAME,
-		});
-		expect(error).toBeUndefined();
-		expect(fx.sandbox.journal).toHaveLength(1);
-		expect(fx.sandbox.journal[0]).toMatchObject({
-			method: 'PATCH',
-			path: `/api/v1/assistants/${assistantId}/runtime/hangup/conversation-webhook`,
-			auth: 'ok',
-		});
-		expect(fx.sandbox.journal[0].body).toEqual({
-			enabled: true,
-			url: 'https://hooks.example.com/conversation-end',
-			authName: SAVED_AUTH_NAME,
-		});
-		expect(items[0].json).toEqual({
-			assistantId,
-			enabled: true,
-			url: 'https://hooks.example.com/conversation-end',
+	const webhook = (fields: Record<string, unknown>) => ({ operation: 'configureConversationWebhook', ...fields });
+	const hooks = (id: string) => fx.sandbox.state.conversationWebhooks.get(id);
 
-			authName: SAVED_AUTH_NAME,
-		});
-		expect(fx.sandbox.state.conversationWebhooks.get(assistantId)).toEqual({
-			enabled: true,
-			url: 'https://hooks.example.com/conversation-end',
-			authName: SAVED_AUTH_NAME,
-		});
-		expectNoSecrets(fx, items);
-	});
-
-	test('an empty Authentication Name is sent as null (no authentication)', async () => {
-		const assistantId = newAssistant();
-		fx.sandbox.clearJournal();
-		const { error } = await run({
-			operation: 'configureConversationWebhook',
-			assistantId: byId(assistantId),
-			webhookUrl: 'http://n8n.local:5678/webhook/end',
-		});
-		expect(error).toBeUndefined();
-		expect(fx.sandbox.journal[0].body).toEqual({ enabled: true, url: 'http://n8n.local:5678/webhook/end', authName: null });
-		expect(fx.sandbox.state.conversationWebhooks.get(assistantId)?.authName).toBeNull();
-	});
-
-	test('disabled with no URL sends url null', async () => {
-		const assistantId = newAssistant();
-		fx.sandbox.clearJournal();
-		const { items, error } = await run({
-			operation: 'configureConversationWebhook',
-			assistantId: byId(assistantId),
-			webhookEnabled: false,
-		});
-		expect(error).toBeUndefined();
-		expect(fx.sandbox.journal[0].body).toEqual({ enabled: false, url: null, authName: null });
-		expect(items[0].json).toMatchObject({ enabled: false, url: null });
-	});
-
-	test('disabled with a URL keeps the URL', async () => {
-		const assistantId = newAssistant();
-		fx.sandbox.clearJournal();
-		const { error } = await run({
-			operation: 'configureConversationWebhook',
-			assistantId: byId(assistantId),
-			webhookEnabled: false,
-			webhookUrl: 'https://hooks.example.com/end',
-		});
-		expect(error).toBeUndefined();
-		expect(fx.sandbox.journal[0].body).toEqual({ enabled: false, url: 'https://hooks.example.com/end', authName: null });
+	test.each<[string, Setting]>([
+		[
+			'sends enabled, url and the saved authentication name',
+			{
+				parameters: webhook({ webhookEnabled: true, webhookUrl: ' https://hooks.example.com/conversation-end ', webhookAuthName: SAVED_AUTH_NAME }),
+				path: 'hangup/conversation-webhook',
+				body: { enabled: true, url: 'https://hooks.example.com/conversation-end', authName: SAVED_AUTH_NAME },
+				output: (assistantId) => ({ assistantId, enabled: true, url: 'https://hooks.example.com/conversation-end', authName: SAVED_AUTH_NAME }),
+				stored: { read: hooks, equals: { enabled: true, url: 'https://hooks.example.com/conversation-end', authName: SAVED_AUTH_NAME } },
+			},
+		],
+		[
+			'an empty Authentication Name is sent as null (no authentication)',
+			{
+				parameters: webhook({ webhookUrl: 'http://n8n.local:5678/webhook/end' }),
+				path: 'hangup/conversation-webhook',
+				body: { enabled: true, url: 'http://n8n.local:5678/webhook/end', authName: null },
+				stored: { read: (id) => hooks(id)?.authName, equals: null },
+			},
+		],
+		[
+			'disabled with no URL sends url null',
+			{
+				parameters: webhook({ webhookEnabled: false }),
+				path: 'hangup/conversation-webhook',
+				body: { enabled: false, url: null, authName: null },
+				outputLike: { enabled: false, url: null },
+			},
+		],
+		[
+			'disabled with a URL keeps the URL',
+			{
+				parameters: webhook({ webhookEnabled: false, webhookUrl: 'https://hooks.example.com/end' }),
+				path: 'hangup/conversation-webhook',
+				body: { enabled: false, url: 'https://hooks.example.com/end', authName: null },
+			},
+		],
+	])('%s', async (_title, setting) => {
+		await expectSetting(setting);
 	});
 
 	test.each([
@@ -359,61 +331,57 @@ describe('Runtime → Configure Conversation Webhook', () => {
 });
 
 describe('Runtime → Configure / Clear Data Extraction', () => {
-	test('sends the hangup URL and the schema, with enum values when given', async () => {
-		const assistantId = newAssistant();
-		fx.sandbox.clearJournal();
-		const { items, error } = await run({
-			operation: 'configureDataExtraction',
-			assistantId: byId(assistantId),
-			hangupUrl: 'https://hooks.example.com/extracted',
-			schemaProperties: {
-				property: [
-					{ name: 'customerName', type: 'string', description: 'Full name of the caller', required: true },
-					{ name: 'department', type: 'enum', description: 'Where to route', required: false, enumValues: 'sales, support ,billing,' },
-					{ name: 'callbackRequested', type: 'boolean', description: '', required: false },
-					{ name: 'priority', type: 'enum', description: 'low/medium/high', required: false, enumValues: '' },
-					{ name: 'orderTotal', type: 'number' },
-					{ name: 'address', type: 'object', description: 'Street, city', required: false },
-				],
-			},
-		});
-		expect(error).toBeUndefined();
-		expect(fx.sandbox.journal).toHaveLength(1);
-		expect(fx.sandbox.journal[0]).toMatchObject({
-			method: 'PATCH',
-			path: `/api/v1/assistants/${assistantId}/runtime/hangup/schema`,
-			auth: 'ok',
-		});
-		const schema = [
-			{ name: 'customerName', type: 'string', description: 'Full name of the caller', required: true },
-			{ name: 'department', type: 'enum', description: 'Where to route', required: false, values: ['sales', 'support', 'billing'] },
-			{ name: 'callbackRequested', type: 'boolean', description: '', required: false },
-			{ name: 'priority', type: 'enum', description: 'low/medium/high', required: false },
-			{ name: 'orderTotal', type: 'number', description: '', required: false },
-			{ name: 'address', type: 'object', description: 'Street, city', required: false },
-		];
-		expect(fx.sandbox.journal[0].body).toEqual({ hangupUrl: 'https://hooks.example.com/extracted', schema });
-		expect(items[0].json).toEqual({ assistantId, hangupUrl: 'https://hooks.example.com/extracted', schema });
-		expect(fx.sandbox.state.extractionConfigs.get(assistantId)).toEqual({ hangupUrl: 'https://hooks.example.com/extracted', schema });
-	});
+	const schema = [
+		{ name: 'customerName', type: 'string', description: 'Full name of the caller', required: true },
+		{ name: 'department', type: 'enum', description: 'Where to route', required: false, values: ['sales', 'support', 'billing'] },
+		{ name: 'callbackRequested', type: 'boolean', description: '', required: false },
+		{ name: 'priority', type: 'enum', description: 'low/medium/high', required: false },
+		{ name: 'orderTotal', type: 'number', description: '', required: false },
+		{ name: 'address', type: 'object', description: 'Street, city', required: false },
+	];
+	const extraction = (id: string) => fx.sandbox.state.extractionConfigs.get(id);
 
-	test('Clear Data Extraction sends hangupUrl null and an empty schema', async () => {
-		const assistantId = newAssistant();
-		fx.sandbox.state.extractionConfigs.set(assistantId, {
-			hangupUrl: 'https://hooks.example.com/old',
-			schema: [{ name: 'x', type: 'string', description: '', required: false }],
-		});
-		fx.sandbox.clearJournal();
-		const { items, error } = await run({ operation: 'clearDataExtraction', assistantId: byId(assistantId) });
-		expect(error).toBeUndefined();
-		expect(fx.sandbox.journal).toHaveLength(1);
-		expect(fx.sandbox.journal[0]).toMatchObject({
-			method: 'PATCH',
-			path: `/api/v1/assistants/${assistantId}/runtime/hangup/schema`,
-			body: { hangupUrl: null, schema: [] },
-		});
-		expect(items[0].json).toEqual({ assistantId, hangupUrl: null, schema: [] });
-		expect(fx.sandbox.state.extractionConfigs.get(assistantId)).toEqual({ hangupUrl: null, schema: [] });
+	test.each<[string, Setting]>([
+		[
+			'sends the hangup URL and the schema, with enum values when given',
+			{
+				parameters: {
+					operation: 'configureDataExtraction',
+					hangupUrl: 'https://hooks.example.com/extracted',
+					schemaProperties: {
+						property: [
+							{ name: 'customerName', type: 'string', description: 'Full name of the caller', required: true },
+							{ name: 'department', type: 'enum', description: 'Where to route', required: false, enumValues: 'sales, support ,billing,' },
+							{ name: 'callbackRequested', type: 'boolean', description: '', required: false },
+							{ name: 'priority', type: 'enum', description: 'low/medium/high', required: false, enumValues: '' },
+							{ name: 'orderTotal', type: 'number' },
+							{ name: 'address', type: 'object', description: 'Street, city', required: false },
+						],
+					},
+				},
+				path: 'hangup/schema',
+				body: { hangupUrl: 'https://hooks.example.com/extracted', schema },
+				output: (assistantId) => ({ assistantId, hangupUrl: 'https://hooks.example.com/extracted', schema }),
+				stored: { read: extraction, equals: { hangupUrl: 'https://hooks.example.com/extracted', schema } },
+			},
+		],
+		[
+			'Clear Data Extraction sends hangupUrl null and an empty schema',
+			{
+				parameters: { operation: 'clearDataExtraction' },
+				before: (id) =>
+					fx.sandbox.state.extractionConfigs.set(id, {
+						hangupUrl: 'https://hooks.example.com/old',
+						schema: [{ name: 'x', type: 'string', description: '', required: false }],
+					}),
+				path: 'hangup/schema',
+				body: { hangupUrl: null, schema: [] },
+				output: (assistantId) => ({ assistantId, hangupUrl: null, schema: [] }),
+				stored: { read: extraction, equals: { hangupUrl: null, schema: [] } },
+			},
+		],
+	])('%s', async (_title, setting) => {
+		await expectSetting(setting);
 	});
 
 	const base = {
@@ -457,43 +425,43 @@ describe('Runtime → Configure / Clear Data Extraction', () => {
 });
 
 describe('Runtime → Configure Post-Call MCP', () => {
-	test('sends enabled, server URL, authentication, tools and settings', async () => {
-		const assistantId = newAssistant();
-		fx.sandbox.clearJournal();
-		const { items, error } = await run({
-			operation: 'configurePostCallMcp',
-			assistantId: byId(assistantId),
-			mcpEnabled: true,
-			mcpServerUrl: 'https://mcp.example.com/sse',
-			mcpAuthName: SAVED_AUTH_NAME,
-			mcpOptions: { tools: 'summarize_call, create_ticket', settings: '{"language":"it"}' },
-		});
-		expect(error).toBeUndefined();
-		expect(fx.sandbox.journal).toHaveLength(1);
-		expect(fx.sandbox.journal[0]).toMatchObject({
-			method: 'PATCH',
-			path: `/api/v1/assistants/${assistantId}/runtime/postcall/mcp-config`,
-			auth: 'ok',
-		});
-		const config = {
-			enabled: true,
-			serverUrl: 'https://mcp.example.com/sse',
-			authName: SAVED_AUTH_NAME,
-			tools: ['summarize_call', 'create_ticket'],
-			settings: { language: 'it' },
-		};
-		expect(fx.sandbox.journal[0].body).toEqual(config);
-		expect(items[0].json).toEqual({ assistantId, ...config });
-		expect(fx.sandbox.state.postcallMcpConfigs.get(assistantId)).toEqual(config);
-	});
+	const mcpConfig = {
+		enabled: true,
+		serverUrl: 'https://mcp.example.com/sse',
+		authName: SAVED_AUTH_NAME,
+		tools: ['summarize_call', 'create_ticket'],
+		settings: { language: 'it' },
+	};
+	const mcp = (id: string) => fx.sandbox.state.postcallMcpConfigs.get(id);
 
-	test('disabled with nothing else sends serverUrl and authName null and no tools or settings', async () => {
-		const assistantId = newAssistant();
-		fx.sandbox.clearJournal();
-		const { error } = await run({ operation: 'configurePostCallMcp', assistantId: byId(assistantId), mcpEnabled: false });
-		expect(error).toBeUndefined();
-		expect(fx.sandbox.journal[0].body).toEqual({ enabled: false, serverUrl: null, authName: null });
-		expect(fx.sandbox.state.postcallMcpConfigs.get(assistantId)).toMatchObject({ enabled: false, serverUrl: null, tools: [] });
+	test.each<[string, Setting]>([
+		[
+			'sends enabled, server URL, authentication, tools and settings',
+			{
+				parameters: {
+					operation: 'configurePostCallMcp',
+					mcpEnabled: true,
+					mcpServerUrl: 'https://mcp.example.com/sse',
+					mcpAuthName: SAVED_AUTH_NAME,
+					mcpOptions: { tools: 'summarize_call, create_ticket', settings: '{"language":"it"}' },
+				},
+				path: 'postcall/mcp-config',
+				body: mcpConfig,
+				output: (assistantId) => ({ assistantId, ...mcpConfig }),
+				stored: { read: mcp, equals: mcpConfig },
+			},
+		],
+		[
+			'disabled with nothing else sends serverUrl and authName null and no tools or settings',
+			{
+				parameters: { operation: 'configurePostCallMcp', mcpEnabled: false },
+				path: 'postcall/mcp-config',
+				body: { enabled: false, serverUrl: null, authName: null },
+				stored: { read: mcp, like: { enabled: false, serverUrl: null, tools: [] } },
+			},
+		],
+	])('%s', async (_title, setting) => {
+		await expectSetting(setting);
 	});
 
 	test.each([

@@ -1,38 +1,29 @@
-import type { PlatformSandbox } from '../../sandbox';
 import { PROVIDER_CATALOG, TOOL_CATALOG } from '../../sandbox';
-import { api, expectError, startSandbox } from './helpers';
+import { api, expectError, useSandboxAndReceiver } from './helpers';
 
-let sb: PlatformSandbox;
-
-beforeAll(async () => {
-	sb = await startSandbox();
-});
-afterAll(async () => {
-	await sb.stop();
-});
-beforeEach(() => sb.reset());
+const fx = useSandboxAndReceiver();
 
 function seeded(name: string) {
-	const a = [...sb.state.assistants].find((x) => x.name === name);
+	const a = [...fx.sandbox.state.assistants].find((x) => x.name === name);
 	if (!a) throw new Error(`no seeded assistant ${name}`);
 	return a;
 }
 
 describe('POST /assistants', () => {
 	it('creates an assistant: 201 with id, key, fields and createdAt', async () => {
-		const res = await api(sb, 'POST', '/assistants', { body: { name: 'Night Line', description: 'After hours', mode: 'voice' } });
+		const res = await api(fx.sandbox, 'POST', '/assistants', { body: { name: 'Night Line', description: 'After hours', mode: 'voice' } });
 		expect(res.status).toBe(201);
 		expect(Object.keys(res.body).sort()).toEqual(['assistantApiKey', 'assistantId', 'createdAt', 'description', 'mode', 'name']);
 		expect(res.body.assistantId).toMatch(/^asst_[A-Za-z0-9]{16}$/);
 		expect(res.body.assistantApiKey).toMatch(/^ak_[A-Za-z0-9]{32}$/);
 		expect(res.body).toMatchObject({ name: 'Night Line', description: 'After hours', mode: 'voice' });
 		expect(new Date(res.body.createdAt).toISOString()).toBe(res.body.createdAt);
-		expect(sb.state.assistants.get(res.body.assistantId)?.assistantApiKey).toBe(res.body.assistantApiKey);
-		expect(sb.state.assistantKeys.get(res.body.assistantApiKey)).toBe(res.body.assistantId);
+		expect(fx.sandbox.state.assistants.get(res.body.assistantId)?.assistantApiKey).toBe(res.body.assistantApiKey);
+		expect(fx.sandbox.state.assistantKeys.get(res.body.assistantApiKey)).toBe(res.body.assistantId);
 	});
 
 	it('defaults mode to "text" and description to ""', async () => {
-		const res = await api(sb, 'POST', '/assistants', { body: { name: 'Minimal' } });
+		const res = await api(fx.sandbox, 'POST', '/assistants', { body: { name: 'Minimal' } });
 		expect(res.status).toBe(201);
 		expect(res.body.mode).toBe('text');
 		expect(res.body.description).toBe('');
@@ -47,21 +38,21 @@ describe('POST /assistants', () => {
 		[{ name: 'A', mode: '' }, 'mode'],
 		[{ name: 'A', mode: 3 }, 'mode'],
 	])('rejects %j with 400 VALIDATION_ERROR on %s', async (body, field) => {
-		const before = sb.state.assistants.size;
-		expectError(await api(sb, 'POST', '/assistants', { body }), 400, 'VALIDATION_ERROR', field);
-		expect(sb.state.assistants.size).toBe(before);
+		const before = fx.sandbox.state.assistants.size;
+		expectError(await api(fx.sandbox, 'POST', '/assistants', { body }), 400, 'VALIDATION_ERROR', field);
+		expect(fx.sandbox.state.assistants.size).toBe(before);
 	});
 
 	it('rejects a body that is not a JSON object, and invalid JSON', async () => {
-		expectError(await api(sb, 'POST', '/assistants', { body: ['x'] }), 400, 'VALIDATION_ERROR', 'body');
-		expectError(await api(sb, 'POST', '/assistants', { rawBody: '{"name":', headers: { 'content-type': 'application/json' } }), 400, 'VALIDATION_ERROR', 'body');
-		expectError(await api(sb, 'POST', '/assistants'), 400, 'VALIDATION_ERROR', 'body');
+		expectError(await api(fx.sandbox, 'POST', '/assistants', { body: ['x'] }), 400, 'VALIDATION_ERROR', 'body');
+		expectError(await api(fx.sandbox, 'POST', '/assistants', { rawBody: '{"name":', headers: { 'content-type': 'application/json' } }), 400, 'VALIDATION_ERROR', 'body');
+		expectError(await api(fx.sandbox, 'POST', '/assistants'), 400, 'VALIDATION_ERROR', 'body');
 	});
 });
 
 describe('GET /assistants', () => {
 	it('without limit and cursor returns the bare array, never a key', async () => {
-		const res = await api(sb, 'GET', '/assistants');
+		const res = await api(fx.sandbox, 'GET', '/assistants');
 		expect(res.status).toBe(200);
 		expect(Array.isArray(res.body)).toBe(true);
 		expect(res.body.map((a: { name: string }) => a.name)).toEqual([
@@ -78,27 +69,27 @@ describe('GET /assistants', () => {
 
 	it('GET /assistants/{id} returns the details (no key) and 404 for an unknown id', async () => {
 		const a = seeded('Reception Desk');
-		const res = await api(sb, 'GET', `/assistants/${a.assistantId}`);
+		const res = await api(fx.sandbox, 'GET', `/assistants/${a.assistantId}`);
 		expect(res.status).toBe(200);
 		expect(res.body).toMatchObject({ assistantId: a.assistantId, name: 'Reception Desk', numbers: ['+390200001001'], ragId: null });
 		expect(res.body.runtime.llm).toMatchObject({ providerId: 'openai', model: 'gpt-4o-mini' });
 		expect(res.text).not.toContain(a.assistantApiKey);
-		expectError(await api(sb, 'GET', '/assistants/asst_doesNotExist00'), 404, 'NOT_FOUND');
+		expectError(await api(fx.sandbox, 'GET', '/assistants/asst_doesNotExist00'), 404, 'NOT_FOUND');
 	});
 });
 
 describe('DELETE /assistants/{id}', () => {
 	it('deletes, releases its numbers and detaches its collection', async () => {
 		const a = seeded('Sales Qualifier');
-		const res = await api(sb, 'DELETE', `/assistants/${a.assistantId}`);
+		const res = await api(fx.sandbox, 'DELETE', `/assistants/${a.assistantId}`);
 		expect(res.status).toBe(200);
 		expect(res.body).toEqual({ assistantId: a.assistantId, deleted: true, releasedNumbers: ['+390200001002', '+14155550101'] });
-		expect(sb.state.numbers.get('+390200001002')?.assistantId).toBeNull();
-		expect(sb.state.numbers.get('+14155550101')?.assistantId).toBeNull();
-		expect(sb.state.assistants.has(a.assistantId)).toBe(false);
-		expect(sb.state.assistantKeys.has(a.assistantApiKey)).toBe(false);
-		expectError(await api(sb, 'DELETE', `/assistants/${a.assistantId}`), 404, 'NOT_FOUND');
-		const list = await api(sb, 'GET', '/numbers');
+		expect(fx.sandbox.state.numbers.get('+390200001002')?.assistantId).toBeNull();
+		expect(fx.sandbox.state.numbers.get('+14155550101')?.assistantId).toBeNull();
+		expect(fx.sandbox.state.assistants.has(a.assistantId)).toBe(false);
+		expect(fx.sandbox.state.assistantKeys.has(a.assistantApiKey)).toBe(false);
+		expectError(await api(fx.sandbox, 'DELETE', `/assistants/${a.assistantId}`), 404, 'NOT_FOUND');
+		const list = await api(fx.sandbox, 'GET', '/numbers');
 		expect(list.body.filter((n: { assistantId: string | null }) => n.assistantId === null).map((n: { number: string }) => n.number)).toEqual([
 			'+390200001002',
 			'+390200001099',
@@ -110,85 +101,85 @@ describe('DELETE /assistants/{id}', () => {
 
 	it('detaches the collection of a deleted assistant (the collection can then be deleted)', async () => {
 		const a = seeded('Support Triage');
-		const ragId = sb.state.ragAttachments.get(a.assistantId) as string;
+		const ragId = fx.sandbox.state.ragAttachments.get(a.assistantId) as string;
 		expect(ragId).toMatch(/^rag_/);
-		expectError(await api(sb, 'DELETE', `/rag/collections/${ragId}`), 409, 'RAG_COLLECTION_IN_USE');
-		await api(sb, 'DELETE', `/assistants/${a.assistantId}`);
-		expect(sb.state.ragAttachments.has(a.assistantId)).toBe(false);
-		expect((await api(sb, 'DELETE', `/rag/collections/${ragId}`)).status).toBe(200);
+		expectError(await api(fx.sandbox, 'DELETE', `/rag/collections/${ragId}`), 409, 'RAG_COLLECTION_IN_USE');
+		await api(fx.sandbox, 'DELETE', `/assistants/${a.assistantId}`);
+		expect(fx.sandbox.state.ragAttachments.has(a.assistantId)).toBe(false);
+		expect((await api(fx.sandbox, 'DELETE', `/rag/collections/${ragId}`)).status).toBe(200);
 	});
 
 	it('removes the configuration of the deleted assistant', async () => {
 		const a = seeded('Reception Desk');
-		await api(sb, 'PATCH', `/assistants/${a.assistantId}/runtime/hangup/conversation-webhook`, {
+		await api(fx.sandbox, 'PATCH', `/assistants/${a.assistantId}/runtime/hangup/conversation-webhook`, {
 			body: { enabled: true, url: 'https://example.com/hook', authName: null },
 		});
-		await api(sb, 'DELETE', `/assistants/${a.assistantId}`);
-		expect(sb.state.runtimeConfigs.has(a.assistantId)).toBe(false);
-		expect(sb.state.conversationWebhooks.has(a.assistantId)).toBe(false);
+		await api(fx.sandbox, 'DELETE', `/assistants/${a.assistantId}`);
+		expect(fx.sandbox.state.runtimeConfigs.has(a.assistantId)).toBe(false);
+		expect(fx.sandbox.state.conversationWebhooks.has(a.assistantId)).toBe(false);
 	});
 });
 
 describe('numbers', () => {
 	it('a demo number is assigned to one assistant at a time: assigning moves it', () => {
 		const [first, second] = [seeded('Reception Desk'), seeded('Survey Caller')];
-		sb.assignNumber('+390200001099', first.assistantId, 'demo');
-		expect(sb.state.assistants.get(first.assistantId)?.numbers).toEqual(['+390200001001', '+390200001099']);
-		sb.assignNumber('+390200001099', second.assistantId);
-		expect(sb.state.numbers.get('+390200001099')).toMatchObject({ assistantId: second.assistantId, kind: 'demo' });
-		expect(sb.state.assistants.get(first.assistantId)?.numbers).toEqual(['+390200001001']);
-		expect(sb.state.assistants.get(second.assistantId)?.numbers).toEqual(['+390200001005', '+390200001099']);
-		const holders = [...sb.state.assistants].filter((a) => a.numbers.includes('+390200001099'));
+		fx.sandbox.assignNumber('+390200001099', first.assistantId, 'demo');
+		expect(fx.sandbox.state.assistants.get(first.assistantId)?.numbers).toEqual(['+390200001001', '+390200001099']);
+		fx.sandbox.assignNumber('+390200001099', second.assistantId);
+		expect(fx.sandbox.state.numbers.get('+390200001099')).toMatchObject({ assistantId: second.assistantId, kind: 'demo' });
+		expect(fx.sandbox.state.assistants.get(first.assistantId)?.numbers).toEqual(['+390200001001']);
+		expect(fx.sandbox.state.assistants.get(second.assistantId)?.numbers).toEqual(['+390200001005', '+390200001099']);
+		const holders = [...fx.sandbox.state.assistants].filter((a) => a.numbers.includes('+390200001099'));
 		expect(holders.map((a) => a.assistantId)).toEqual([second.assistantId]);
-		sb.assignNumber('+390200001099', null);
-		expect(sb.state.numbers.get('+390200001099')?.assistantId).toBeNull();
-		expect(sb.state.assistants.get(second.assistantId)?.numbers).toEqual(['+390200001005']);
+		fx.sandbox.assignNumber('+390200001099', null);
+		expect(fx.sandbox.state.numbers.get('+390200001099')?.assistantId).toBeNull();
+		expect(fx.sandbox.state.assistants.get(second.assistantId)?.numbers).toEqual(['+390200001005']);
 	});
 
 	it('rejects a malformed number or an unknown assistant', () => {
-		expect(() => sb.assignNumber('0039', null)).toThrow(/number/);
-		expect(() => sb.assignNumber('+390200001099', 'asst_nope')).toThrow(/not found/);
+		expect(() => fx.sandbox.assignNumber('0039', null)).toThrow(/number/);
+		expect(() => fx.sandbox.assignNumber('+390200001099', 'asst_nope')).toThrow(/not found/);
 	});
 });
 
 describe('PATCH /assistants/{id}/prompt', () => {
 	it('sets the prompt', async () => {
 		const a = seeded('Survey Caller');
-		const res = await api(sb, 'PATCH', `/assistants/${a.assistantId}/prompt`, { body: { prompt: 'Be brief.' } });
+		const res = await api(fx.sandbox, 'PATCH', `/assistants/${a.assistantId}/prompt`, { body: { prompt: 'Be brief.' } });
 		expect(res.status).toBe(200);
 		expect(Object.keys(res.body).sort()).toEqual(['assistantId', 'prompt', 'updatedAt']);
 		expect(res.body).toMatchObject({ assistantId: a.assistantId, prompt: 'Be brief.' });
-		expect(sb.state.assistants.get(a.assistantId)?.prompt).toBe('Be brief.');
+		expect(fx.sandbox.state.assistants.get(a.assistantId)?.prompt).toBe('Be brief.');
 	});
 
 	it.each([[{}], [{ prompt: '' }], [{ prompt: '  ' }], [{ prompt: 7 }], [{ prompt: null }]])('rejects %j', async (body) => {
 		const a = seeded('Survey Caller');
-		expectError(await api(sb, 'PATCH', `/assistants/${a.assistantId}/prompt`, { body }), 400, 'VALIDATION_ERROR', 'prompt');
+		expectError(await api(fx.sandbox, 'PATCH', `/assistants/${a.assistantId}/prompt`, { body }), 400, 'VALIDATION_ERROR', 'prompt');
 	});
 
 	it('404 for an unknown assistant', async () => {
-		expectError(await api(sb, 'PATCH', '/assistants/asst_unknown/prompt', { body: { prompt: 'x' } }), 404, 'NOT_FOUND');
+		expectError(await api(fx.sandbox, 'PATCH', '/assistants/asst_unknown/prompt', { body: { prompt: 'x' } }), 404, 'NOT_FOUND');
 	});
 });
 
 describe('provider catalogs and runtime', () => {
 	it.each(['tts', 'asr', 'llm', 'audio-to-audio'] as const)('GET /catalog/providers/%s is a bare array of 2..4 providers', async (kind) => {
-		const res = await api(sb, 'GET', `/catalog/providers/${kind}`);
+		const res = await api(fx.sandbox, 'GET', `/catalog/providers/${kind}`);
 		expect(res.status).toBe(200);
 		expect(res.body).toEqual(PROVIDER_CATALOG[kind].map((p) => ({ ...p, kind })));
 		expect(res.body.length).toBeGreaterThanOrEqual(2);
 		expect(res.body.length).toBeLessThanOrEqual(4);
-		const paged = await api(sb, 'GET', `/catalog/providers/${kind}?limit=1`);
+		const paged = await api(fx.sandbox, 'GET', `/catalog/providers/${kind}?limit=1`);
 		expect(Array.isArray(paged.body)).toBe(true);
 	});
 
 	it('404 for an unknown kind', async () => {
-		expectError(await api(sb, 'GET', '/catalog/providers/video'), 404, 'NOT_FOUND');
+		expectError(await api(fx.sandbox, 'GET', '/catalog/providers/video'), 404, 'NOT_FOUND');
 	});
 
 	it('applies a provider with model, voice, language and settings', async () => {
 		const a = seeded('Survey Caller');
-		const res = await api(sb, 'PATCH', `/assistants/${a.assistantId}/runtime/tts`, {
+		const res = await api(fx.sandbox, 'PATCH', `/assistants/${a.assistantId}/runtime/tts`, {
 			body: { providerId: 'elevenlabs', model: 'eleven_turbo_v2_5', voice: 'Adam', language: 'it', settings: { speed: 1.1 } },
 		});
 		expect(res.status).toBe(200);
@@ -201,12 +192,12 @@ describe('provider catalogs and runtime', () => {
 			language: 'it',
 			settings: { speed: 1.1 },
 		});
-		expect(sb.state.runtimeConfigs.get(a.assistantId)?.tts?.providerId).toBe('elevenlabs');
+		expect(fx.sandbox.state.runtimeConfigs.get(a.assistantId)?.tts?.providerId).toBe('elevenlabs');
 	});
 
 	it('applies a provider with only providerId (others null/{})', async () => {
 		const a = seeded('Survey Caller');
-		const res = await api(sb, 'PATCH', `/assistants/${a.assistantId}/runtime/audio-to-audio`, { body: { providerId: 'gemini-live' } });
+		const res = await api(fx.sandbox, 'PATCH', `/assistants/${a.assistantId}/runtime/audio-to-audio`, { body: { providerId: 'gemini-live' } });
 		expect(res.body).toEqual({ assistantId: a.assistantId, kind: 'audio-to-audio', providerId: 'gemini-live', model: null, voice: null, language: null, settings: {} });
 	});
 
@@ -223,14 +214,14 @@ describe('provider catalogs and runtime', () => {
 		['llm', { providerId: 'openai', settings: 'x' }, 'settings'],
 	])('runtime/%s rejects %j on %s', async (kind, body, field) => {
 		const a = seeded('Survey Caller');
-		expectError(await api(sb, 'PATCH', `/assistants/${a.assistantId}/runtime/${kind}`, { body }), 400, 'VALIDATION_ERROR', field);
-		expect(sb.state.runtimeConfigs.get(a.assistantId)).toBeUndefined();
+		expectError(await api(fx.sandbox, 'PATCH', `/assistants/${a.assistantId}/runtime/${kind}`, { body }), 400, 'VALIDATION_ERROR', field);
+		expect(fx.sandbox.state.runtimeConfigs.get(a.assistantId)).toBeUndefined();
 	});
 });
 
 describe('tools', () => {
 	it('GET /catalog/tools (bare) lists every tool with kind and instanceName', async () => {
-		const res = await api(sb, 'GET', '/catalog/tools');
+		const res = await api(fx.sandbox, 'GET', '/catalog/tools');
 		expect(res.body).toEqual(TOOL_CATALOG);
 		const kinds = res.body.map((t: { kind: string }) => t.kind);
 		for (const kind of ['custom_tool', 'plugin_tool', 'custom_mcp_tool']) expect(kinds.filter((k: string) => k === kind).length).toBeGreaterThanOrEqual(2);
@@ -240,7 +231,7 @@ describe('tools', () => {
 	it('binds custom, plugin and MCP tools, removes with deleteTools, ignores unknown removals', async () => {
 		const a = seeded('Survey Caller');
 		const path = `/assistants/${a.assistantId}/runtime/tools`;
-		const res = await api(sb, 'PATCH', path, {
+		const res = await api(fx.sandbox, 'PATCH', path, {
 			body: {
 				tools: [
 					{ toolName: 'lookup_order', subscriptionName: null },
@@ -259,11 +250,11 @@ describe('tools', () => {
 				{ toolName: 'kb_search', subscriptionName: 'kb-mcp', kind: 'custom_mcp_tool' },
 			],
 		});
-		const again = await api(sb, 'PATCH', path, {
+		const again = await api(fx.sandbox, 'PATCH', path, {
 			body: { tools: [{ toolName: 'lookup_order', subscriptionName: null }], deleteTools: [{ toolName: 'kb_search', subscriptionName: 'kb-mcp' }, { toolName: 'crm_search', subscriptionName: 'crm-mcp' }] },
 		});
 		expect(again.body.tools.map((t: { toolName: string }) => t.toolName)).toEqual(['lookup_order', 'google_calendar_create_event']);
-		const listed = await api(sb, 'GET', `/catalog/assistants/${a.assistantId}/tools`);
+		const listed = await api(fx.sandbox, 'GET', `/catalog/assistants/${a.assistantId}/tools`);
 		expect(listed.body).toEqual(again.body.tools);
 	});
 
@@ -282,29 +273,29 @@ describe('tools', () => {
 		[{}, 'tools'],
 	])('rejects %j on %s and changes nothing', async (body, field) => {
 		const a = seeded('Survey Caller');
-		expectError(await api(sb, 'PATCH', `/assistants/${a.assistantId}/runtime/tools`, { body }), 400, 'VALIDATION_ERROR', field);
-		expect(sb.state.toolBindings.get(a.assistantId)).toBeUndefined();
+		expectError(await api(fx.sandbox, 'PATCH', `/assistants/${a.assistantId}/runtime/tools`, { body }), 400, 'VALIDATION_ERROR', field);
+		expect(fx.sandbox.state.toolBindings.get(a.assistantId)).toBeUndefined();
 	});
 
 	it('GET /catalog/assistants/{id}/tools: seeded bindings, 404 for unknown assistant', async () => {
 		const a = seeded('Support Triage');
-		const res = await api(sb, 'GET', `/catalog/assistants/${a.assistantId}/tools?limit=1`);
+		const res = await api(fx.sandbox, 'GET', `/catalog/assistants/${a.assistantId}/tools?limit=1`);
 		expect(res.body.data).toEqual([{ toolName: 'create_ticket', subscriptionName: null, kind: 'custom_tool' }]);
 		expect(res.body.meta).toMatchObject({ count: 1, totalCount: 2, limit: 1, hasMore: true });
-		expectError(await api(sb, 'GET', '/catalog/assistants/asst_none/tools'), 404, 'NOT_FOUND');
+		expectError(await api(fx.sandbox, 'GET', '/catalog/assistants/asst_none/tools'), 404, 'NOT_FOUND');
 	});
 });
 
 describe('hangup hooks and post-call configuration', () => {
 	it('conversation webhook: stores and echoes', async () => {
 		const a = seeded('Survey Caller');
-		const res = await api(sb, 'PATCH', `/assistants/${a.assistantId}/runtime/hangup/conversation-webhook`, {
+		const res = await api(fx.sandbox, 'PATCH', `/assistants/${a.assistantId}/runtime/hangup/conversation-webhook`, {
 			body: { enabled: true, url: 'http://127.0.0.1:9/hook', authName: 'n8n-header-auth' },
 		});
 		expect(res.status).toBe(200);
 		expect(res.body).toEqual({ assistantId: a.assistantId, enabled: true, url: 'http://127.0.0.1:9/hook', authName: 'n8n-header-auth' });
-		expect(sb.state.conversationWebhooks.get(a.assistantId)).toEqual({ enabled: true, url: 'http://127.0.0.1:9/hook', authName: 'n8n-header-auth' });
-		const off = await api(sb, 'PATCH', `/assistants/${a.assistantId}/runtime/hangup/conversation-webhook`, { body: { enabled: false, url: null, authName: null } });
+		expect(fx.sandbox.state.conversationWebhooks.get(a.assistantId)).toEqual({ enabled: true, url: 'http://127.0.0.1:9/hook', authName: 'n8n-header-auth' });
+		const off = await api(fx.sandbox, 'PATCH', `/assistants/${a.assistantId}/runtime/hangup/conversation-webhook`, { body: { enabled: false, url: null, authName: null } });
 		expect(off.body).toEqual({ assistantId: a.assistantId, enabled: false, url: null, authName: null });
 	});
 
@@ -318,14 +309,14 @@ describe('hangup hooks and post-call configuration', () => {
 		[{ enabled: true, url: 'https://x.example/h', authName: 3 }, 'authName'],
 	])('conversation webhook rejects %j on %s', async (body, field) => {
 		const a = seeded('Survey Caller');
-		expectError(await api(sb, 'PATCH', `/assistants/${a.assistantId}/runtime/hangup/conversation-webhook`, { body }), 400, 'VALIDATION_ERROR', field);
-		expect(sb.state.conversationWebhooks.has(a.assistantId)).toBe(false);
+		expectError(await api(fx.sandbox, 'PATCH', `/assistants/${a.assistantId}/runtime/hangup/conversation-webhook`, { body }), 400, 'VALIDATION_ERROR', field);
+		expect(fx.sandbox.state.conversationWebhooks.has(a.assistantId)).toBe(false);
 	});
 
 	it('a saved authentication added later can be named', async () => {
 		const a = seeded('Survey Caller');
-		sb.addSavedAuthentication('crm-auth', { header: 'X-Crm', value: 'crm-secret-value' });
-		const res = await api(sb, 'PATCH', `/assistants/${a.assistantId}/runtime/hangup/conversation-webhook`, {
+		fx.sandbox.addSavedAuthentication('crm-auth', { header: 'X-Crm', value: 'crm-secret-value' });
+		const res = await api(fx.sandbox, 'PATCH', `/assistants/${a.assistantId}/runtime/hangup/conversation-webhook`, {
 			body: { enabled: true, url: 'https://x.example/h', authName: 'crm-auth' },
 		});
 		expect(res.status).toBe(200);
@@ -343,10 +334,10 @@ describe('hangup hooks and post-call configuration', () => {
 	it('extraction schema: stores, echoes and clears', async () => {
 		const a = seeded('Survey Caller');
 		const path = `/assistants/${a.assistantId}/runtime/hangup/schema`;
-		const res = await api(sb, 'PATCH', path, { body: { hangupUrl: 'https://x.example/extracted', schema } });
+		const res = await api(fx.sandbox, 'PATCH', path, { body: { hangupUrl: 'https://x.example/extracted', schema } });
 		expect(res.status).toBe(200);
 		expect(res.body).toEqual({ assistantId: a.assistantId, hangupUrl: 'https://x.example/extracted', schema });
-		const cleared = await api(sb, 'PATCH', path, { body: { hangupUrl: null, schema: [] } });
+		const cleared = await api(fx.sandbox, 'PATCH', path, { body: { hangupUrl: null, schema: [] } });
 		expect(cleared.body).toEqual({ assistantId: a.assistantId, hangupUrl: null, schema: [] });
 	});
 
@@ -376,21 +367,21 @@ describe('hangup hooks and post-call configuration', () => {
 		[{ hangupUrl: null, schema: [{ name: 'a', type: 'enum', description: 'd', required: true, values: [1] }] }, 'schema[0].values'],
 	])('extraction schema rejects %j on %s', async (body, field) => {
 		const a = seeded('Survey Caller');
-		expectError(await api(sb, 'PATCH', `/assistants/${a.assistantId}/runtime/hangup/schema`, { body }), 400, 'VALIDATION_ERROR', field);
-		expect(sb.state.extractionConfigs.has(a.assistantId)).toBe(false);
+		expectError(await api(fx.sandbox, 'PATCH', `/assistants/${a.assistantId}/runtime/hangup/schema`, { body }), 400, 'VALIDATION_ERROR', field);
+		expect(fx.sandbox.state.extractionConfigs.has(a.assistantId)).toBe(false);
 	});
 
 	it('post-call MCP config: stores and echoes with defaults', async () => {
 		const a = seeded('Survey Caller');
 		const path = `/assistants/${a.assistantId}/runtime/postcall/mcp-config`;
-		const res = await api(sb, 'PATCH', path, { body: { enabled: true, serverUrl: 'https://mcp.example.com/sse' } });
+		const res = await api(fx.sandbox, 'PATCH', path, { body: { enabled: true, serverUrl: 'https://mcp.example.com/sse' } });
 		expect(res.status).toBe(200);
 		expect(res.body).toEqual({ assistantId: a.assistantId, enabled: true, serverUrl: 'https://mcp.example.com/sse', authName: null, tools: [], settings: {} });
-		const full = await api(sb, 'PATCH', path, {
+		const full = await api(fx.sandbox, 'PATCH', path, {
 			body: { enabled: true, serverUrl: 'https://mcp.example.com/sse', authName: 'n8n-header-auth', tools: ['summarize'], settings: { lang: 'it' } },
 		});
 		expect(full.body).toEqual({ assistantId: a.assistantId, enabled: true, serverUrl: 'https://mcp.example.com/sse', authName: 'n8n-header-auth', tools: ['summarize'], settings: { lang: 'it' } });
-		expect(sb.state.postcallMcpConfigs.get(a.assistantId)?.tools).toEqual(['summarize']);
+		expect(fx.sandbox.state.postcallMcpConfigs.get(a.assistantId)?.tools).toEqual(['summarize']);
 	});
 
 	it.each([
@@ -403,12 +394,12 @@ describe('hangup hooks and post-call configuration', () => {
 		[{ enabled: true, serverUrl: 'https://m.example', settings: [1] }, 'settings'],
 	])('post-call MCP config rejects %j on %s', async (body, field) => {
 		const a = seeded('Survey Caller');
-		expectError(await api(sb, 'PATCH', `/assistants/${a.assistantId}/runtime/postcall/mcp-config`, { body }), 400, 'VALIDATION_ERROR', field);
+		expectError(await api(fx.sandbox, 'PATCH', `/assistants/${a.assistantId}/runtime/postcall/mcp-config`, { body }), 400, 'VALIDATION_ERROR', field);
 	});
 
 	it('a disabled post-call MCP config may omit serverUrl', async () => {
 		const a = seeded('Survey Caller');
-		const res = await api(sb, 'PATCH', `/assistants/${a.assistantId}/runtime/postcall/mcp-config`, { body: { enabled: false } });
+		const res = await api(fx.sandbox, 'PATCH', `/assistants/${a.assistantId}/runtime/postcall/mcp-config`, { body: { enabled: false } });
 		expect(res.body).toEqual({ assistantId: a.assistantId, enabled: false, serverUrl: null, authName: null, tools: [], settings: {} });
 	});
 });

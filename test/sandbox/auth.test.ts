@@ -1,37 +1,25 @@
-import { request } from 'undici';
+import { api, call, expectError, OUTBOUND_KEY, PORTAL_KEY, useSandboxAndReceiver } from './helpers';
 
-import type { PlatformSandbox } from '../../sandbox';
-import { safeEqual } from '../../sandbox/ids';
-import { api, call, expectError, OUTBOUND_KEY, PORTAL_KEY, startSandbox } from './helpers';
-
-let sb: PlatformSandbox;
-
-beforeAll(async () => {
-	sb = await startSandbox();
-});
-afterAll(async () => {
-	await sb.stop();
-});
-beforeEach(() => sb.reset());
+const fx = useSandboxAndReceiver();
 
 describe('management surface: Authorization: Bearer <portal key>', () => {
 	it('accepts the right key', async () => {
-		const res = await api(sb, 'GET', '/assistants?limit=1');
+		const res = await api(fx.sandbox, 'GET', '/assistants?limit=1');
 		expect(res.status).toBe(200);
 		expect(res.body.meta.count).toBe(1);
-		expect(sb.journal[0].auth).toBe('ok');
+		expect(fx.sandbox.journal[0].auth).toBe('ok');
 	});
 
 	it('accepts the scheme in any case', async () => {
-		const res = await api(sb, 'GET', '/assistants?limit=1', { auth: 'none', headers: { authorization: `bearer ${PORTAL_KEY}` } });
+		const res = await api(fx.sandbox, 'GET', '/assistants?limit=1', { auth: 'none', headers: { authorization: `bearer ${PORTAL_KEY}` } });
 		expect(res.status).toBe(200);
 	});
 
 	it('rejects a missing header with 401 UNAUTHORIZED', async () => {
-		const res = await api(sb, 'GET', '/assistants', { auth: 'none' });
+		const res = await api(fx.sandbox, 'GET', '/assistants', { auth: 'none' });
 		expectError(res, 401, 'UNAUTHORIZED');
 		expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
-		expect(sb.journal[0].auth).toBe('missing');
+		expect(fx.sandbox.journal[0].auth).toBe('missing');
 	});
 
 	it.each([
@@ -42,49 +30,49 @@ describe('management surface: Authorization: Bearer <portal key>', () => {
 		['the key without a scheme', PORTAL_KEY],
 		['the outbound key', `Bearer ${OUTBOUND_KEY}`],
 	])('rejects %s with 401 and journals auth "invalid"', async (_label, header) => {
-		const res = await api(sb, 'GET', '/assistants', { auth: 'none', headers: { authorization: header } });
+		const res = await api(fx.sandbox, 'GET', '/assistants', { auth: 'none', headers: { authorization: header } });
 		expectError(res, 401, 'UNAUTHORIZED');
-		expect(sb.journal[0].auth).toBe('invalid');
+		expect(fx.sandbox.journal[0].auth).toBe('invalid');
 	});
 
 	it('rejects the outbound header on the management surface', async () => {
-		const res = await api(sb, 'GET', '/assistants', { auth: 'outbound' });
+		const res = await api(fx.sandbox, 'GET', '/assistants', { auth: 'outbound' });
 		expectError(res, 401, 'UNAUTHORIZED');
 	});
 
 	it('checks auth before routing: unknown path without a key is 401, with a key 404', async () => {
-		expectError(await api(sb, 'GET', '/nope', { auth: 'none' }), 401, 'UNAUTHORIZED');
-		expectError(await api(sb, 'GET', '/nope'), 404, 'NOT_FOUND');
+		expectError(await api(fx.sandbox, 'GET', '/nope', { auth: 'none' }), 401, 'UNAUTHORIZED');
+		expectError(await api(fx.sandbox, 'GET', '/nope'), 404, 'NOT_FOUND');
 	});
 
 	it('answers a wrong method on a known path with 405 and Allow', async () => {
-		const res = await api(sb, 'PUT', '/assistants');
+		const res = await api(fx.sandbox, 'PUT', '/assistants');
 		expectError(res, 405, 'METHOD_NOT_ALLOWED');
 		expect(res.headers.allow).toBe('POST, GET');
-		const del = await api(sb, 'DELETE', '/catalog/tools');
+		const del = await api(fx.sandbox, 'DELETE', '/catalog/tools');
 		expectError(del, 405, 'METHOD_NOT_ALLOWED');
 		expect(del.headers.allow).toBe('GET');
 	});
 
 	it('does not change state on a rejected request', async () => {
-		const before = sb.state.assistants.size;
-		await api(sb, 'POST', '/assistants', { auth: 'none', body: { name: 'X' } });
-		expect(sb.state.assistants.size).toBe(before);
+		const before = fx.sandbox.state.assistants.size;
+		await api(fx.sandbox, 'POST', '/assistants', { auth: 'none', body: { name: 'X' } });
+		expect(fx.sandbox.state.assistants.size).toBe(before);
 	});
 });
 
 describe('outbound surface: X-APIKEY-SECRET-SERVICE', () => {
 	it('accepts the right key (404 for an unknown call proves it)', async () => {
-		const res = await call(sb, 'GET', '/getDialstatus/n8n-credential-test');
+		const res = await call(fx.sandbox, 'GET', '/getDialstatus/n8n-credential-test');
 		expectError(res, 404, 'CALL_RECORD_NOT_FOUND');
-		expect(sb.journal[0].auth).toBe('ok');
+		expect(fx.sandbox.journal[0].auth).toBe('ok');
 	});
 
 	it('rejects a missing key with 401 on all three operations', async () => {
-		expectError(await call(sb, 'GET', '/getDialstatus/abc', { auth: 'none' }), 401, 'UNAUTHORIZED');
-		expectError(await call(sb, 'POST', '/webhook/outbound_call', { auth: 'none', body: {} }), 401, 'UNAUTHORIZED');
-		expectError(await call(sb, 'POST', '/webhook/outbound_call_pbx', { auth: 'none', body: {} }), 401, 'UNAUTHORIZED');
-		expect(sb.journal.map((e) => e.auth)).toEqual(['missing', 'missing', 'missing']);
+		expectError(await call(fx.sandbox, 'GET', '/getDialstatus/abc', { auth: 'none' }), 401, 'UNAUTHORIZED');
+		expectError(await call(fx.sandbox, 'POST', '/webhook/outbound_call', { auth: 'none', body: {} }), 401, 'UNAUTHORIZED');
+		expectError(await call(fx.sandbox, 'POST', '/webhook/outbound_call_pbx', { auth: 'none', body: {} }), 401, 'UNAUTHORIZED');
+		expect(fx.sandbox.journal.map((e) => e.auth)).toEqual(['missing', 'missing', 'missing']);
 	});
 
 	it.each([
@@ -93,47 +81,32 @@ describe('outbound surface: X-APIKEY-SECRET-SERVICE', () => {
 		['portal key', PORTAL_KEY],
 		['unrelated', 'definitely-not-the-key'],
 	])('rejects a wrong key (%s)', async (_label, key) => {
-		const res = await call(sb, 'GET', '/getDialstatus/abc', { auth: 'none', headers: { 'x-apikey-secret-service': key } });
+		const res = await call(fx.sandbox, 'GET', '/getDialstatus/abc', { auth: 'none', headers: { 'x-apikey-secret-service': key } });
 		expectError(res, 401, 'UNAUTHORIZED');
-		expect(sb.journal[0].auth).toBe('invalid');
+		expect(fx.sandbox.journal[0].auth).toBe('invalid');
 	});
 
 	it('does not accept the portal Bearer header', async () => {
-		expectError(await call(sb, 'GET', '/getDialstatus/abc', { auth: 'portal' }), 401, 'UNAUTHORIZED');
+		expectError(await call(fx.sandbox, 'GET', '/getDialstatus/abc', { auth: 'portal' }), 401, 'UNAUTHORIZED');
 	});
 
 	it('answers a wrong method with 405 (after auth)', async () => {
-		const res = await call(sb, 'GET', '/webhook/outbound_call');
+		const res = await call(fx.sandbox, 'GET', '/webhook/outbound_call');
 		expectError(res, 405, 'METHOD_NOT_ALLOWED');
 		expect(res.headers.allow).toBe('POST');
-		expectError(await call(sb, 'GET', '/webhook/outbound_call', { auth: 'none' }), 401, 'UNAUTHORIZED');
+		expectError(await call(fx.sandbox, 'GET', '/webhook/outbound_call', { auth: 'none' }), 401, 'UNAUTHORIZED');
 	});
 });
 
 describe('other paths', () => {
 	it('answers an unknown path with 404 NOT_FOUND', async () => {
-		expectError(await call(sb, 'GET', '/nothing/here'), 404, 'NOT_FOUND');
-		expectError(await call(sb, 'POST', '/webhook/other', { body: {} }), 404, 'NOT_FOUND');
+		expectError(await call(fx.sandbox, 'GET', '/nothing/here'), 404, 'NOT_FOUND');
+		expectError(await call(fx.sandbox, 'POST', '/webhook/other', { body: {} }), 404, 'NOT_FOUND');
 	});
 
 	it('treats a trailing slash like the path without it', async () => {
-		expect((await api(sb, 'GET', '/assistants/?limit=1')).status).toBe(200);
+		expect((await api(fx.sandbox, 'GET', '/assistants/?limit=1')).status).toBe(200);
 	});
 
-	it('url is http://127.0.0.1:<port> and serves both surfaces', async () => {
-		expect(sb.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-		const res = await request(`${sb.url}/api/v1/catalog/providers/llm`, { headers: { authorization: `Bearer ${sb.portalKey}` } });
-		expect(res.statusCode).toBe(200);
-		await res.body.text();
-	});
 });
 
-describe('safeEqual (timing-safe comparison)', () => {
-	it('compares strings of any length without throwing', () => {
-		expect(safeEqual('abc', 'abc')).toBe(true);
-		expect(safeEqual('abc', 'abd')).toBe(false);
-		expect(safeEqual('abc', 'abcd')).toBe(false);
-		expect(safeEqual('', 'a')).toBe(false);
-		expect(safeEqual('', '')).toBe(true);
-	});
-});

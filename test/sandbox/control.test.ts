@@ -1,24 +1,14 @@
-import type { PlatformSandbox } from '../../sandbox';
 import { CONTROL_ENDPOINTS } from '../../sandbox';
-import { api, call, expectError, Receiver, startSandbox } from './helpers';
+import { api, call, expectError, useSandboxAndReceiver } from './helpers';
 
-let sb: PlatformSandbox;
-let rx: Receiver;
+/*
+ * The sandbox's HTTP control surface: what a user of `npm start` (the demo) has to inject faults, set dial
+ * outcomes, advance the clock and read the journal with curl (sandbox/README.md). Kept tested because it is the
+ * demo's only way in from outside the process.
+ */
+const fx = useSandboxAndReceiver();
 
-beforeAll(async () => {
-	sb = await startSandbox();
-	rx = await Receiver.start();
-});
-afterAll(async () => {
-	await sb.stop();
-	await rx.stop();
-});
-beforeEach(() => {
-	sb.reset();
-	rx.clear();
-});
-
-const ctl = (method: string, path: string, body?: unknown) => call(sb, method, `/__sandbox${path}`, { body, auth: 'none' });
+const ctl = (method: string, path: string, body?: unknown) => call(fx.sandbox, method, `/__sandbox${path}`, { body, auth: 'none' });
 
 describe('control surface /__sandbox (no auth)', () => {
 	it('GET /__sandbox lists the endpoints', async () => {
@@ -30,10 +20,10 @@ describe('control surface /__sandbox (no auth)', () => {
 		const res = await ctl('POST', '/assistants', { name: 'Demo Bot', number: '+390200001099' });
 		expect(res.status).toBe(201);
 		expect(res.body).toMatchObject({ name: 'Demo Bot', assistantId: expect.stringMatching(/^asst_/), assistantApiKey: expect.stringMatching(/^ak_/), numbers: ['+390200001099'], mode: 'text' });
-		expect(sb.state.numbers.get('+390200001099')?.assistantId).toBe(res.body.assistantId);
+		expect(fx.sandbox.state.numbers.get('+390200001099')?.assistantId).toBe(res.body.assistantId);
 		expectError(await ctl('POST', '/assistants', { name: '' }), 400, 'VALIDATION_ERROR', 'name');
 		expectError(await ctl('POST', '/assistants', { number: '12' }), 400, 'VALIDATION_ERROR', 'number');
-		const count = sb.state.assistants.size;
+		const count = fx.sandbox.state.assistants.size;
 		expect(count).toBe(6);
 	});
 
@@ -50,19 +40,19 @@ describe('control surface /__sandbox (no auth)', () => {
 	});
 
 	it('POST /__sandbox/seed adds bulk data; POST /__sandbox/reset restores the seeded state', async () => {
-		const ids = [...sb.state.assistants].map((a) => a.assistantId);
+		const ids = [...fx.sandbox.state.assistants].map((a) => a.assistantId);
 		const seeded = await ctl('POST', '/seed', { assistants: 25, collections: 2, listItems: 3 });
 		expect(seeded.body.summary).toMatchObject({ assistants: 30, collections: 4 });
-		expect((await api(sb, 'GET', '/knowledge?limit=1')).body.meta.totalCount).toBe(15);
+		expect((await api(fx.sandbox, 'GET', '/knowledge?limit=1')).body.meta.totalCount).toBe(15);
 		expectError(await ctl('POST', '/seed', { assistants: -1 }), 400, 'VALIDATION_ERROR');
-		await api(sb, 'GET', '/assistants');
+		await api(fx.sandbox, 'GET', '/assistants');
 		const reset = await ctl('POST', '/reset');
 		expect(reset.body.summary).toMatchObject({ assistants: 5, collections: 2, journal: 0 });
-		expect([...sb.state.assistants].map((a) => a.assistantId)).toEqual(ids);
+		expect([...fx.sandbox.state.assistants].map((a) => a.assistantId)).toEqual(ids);
 	});
 
 	it('journal: GET and DELETE', async () => {
-		await api(sb, 'GET', '/assistants?limit=1');
+		await api(fx.sandbox, 'GET', '/assistants?limit=1');
 		const j = await ctl('GET', '/journal');
 		expect(j.body.map((e: { path: string; status: number }) => [e.path, e.status])).toEqual([['/api/v1/assistants', 200]]);
 		expect((await ctl('DELETE', '/journal')).body).toEqual({ ok: true });
@@ -73,7 +63,7 @@ describe('control surface /__sandbox (no auth)', () => {
 		const added = await ctl('POST', '/faults', { path: '/api/v1/assistants', kind: 'status', status: 429, retryAfter: 3, times: 1 });
 		expect(added.status).toBe(201);
 		expect(added.body.faults[0]).toMatchObject({ id: expect.any(Number), path: '/api/v1/assistants', kind: 'status', status: 429, times: 1, applied: 0 });
-		const limited = await api(sb, 'GET', '/assistants');
+		const limited = await api(fx.sandbox, 'GET', '/assistants');
 		expectError(limited, 429, 'RATE_LIMITED');
 		expect(limited.headers['retry-after']).toBe('3');
 		expect((await ctl('GET', '/faults')).body).toEqual([]);
@@ -90,19 +80,19 @@ describe('control surface /__sandbox (no auth)', () => {
 	it('latency: POST and GET', async () => {
 		expect((await ctl('POST', '/latency', { ms: 25 })).body).toEqual({ ok: true, ms: 25 });
 		expect((await ctl('GET', '/latency')).body).toEqual({ ms: 25 });
-		expect(sb.latencyMs).toBe(25);
+		expect(fx.sandbox.latencyMs).toBe(25);
 		expectError(await ctl('POST', '/latency', { ms: 'x' }), 400, 'VALIDATION_ERROR', 'ms');
 	});
 
 	it('clock: GET and POST /clock/advance run due events', async () => {
 		const before = (await ctl('GET', '/clock')).body;
 		expect(before).toMatchObject({ mode: 'manual', pendingEvents: 0 });
-		const a = [...sb.state.assistants][0];
-		await call(sb, 'POST', '/webhook/outbound_call', { body: { dst: '+14155550199', callerId: a.numbers[0], assistantApiKey: a.assistantApiKey, callResultUrl: `${rx.url}/r` } });
+		const a = [...fx.sandbox.state.assistants][0];
+		await call(fx.sandbox, 'POST', '/webhook/outbound_call', { body: { dst: '+14155550199', callerId: a.numbers[0], assistantApiKey: a.assistantApiKey, callResultUrl: `${fx.rx.url}/r` } });
 		expect((await ctl('GET', '/clock')).body.pendingEvents).toBe(1);
 		const adv = await ctl('POST', '/clock/advance', { ms: 5000 });
 		expect(adv.body).toEqual({ ok: true, mode: 'manual', now: before.now + 5000, speed: 1, pendingEvents: 0 });
-		expect(rx.at('/r').length).toBe(1);
+		expect(fx.rx.at('/r').length).toBe(1);
 		expectError(await ctl('POST', '/clock/advance', { ms: -1 }), 400, 'VALIDATION_ERROR', 'ms');
 	});
 
@@ -110,21 +100,21 @@ describe('control surface /__sandbox (no auth)', () => {
 		const rule = await ctl('POST', '/dial-outcomes', { dst: '+14155550199', dialstatus: 'NOANSWER', ringMs: 50 });
 		expect(rule.body).toEqual({ ok: true, rule: { dst: '+14155550199', dialstatus: 'NOANSWER', ringMs: 50 } });
 		expect((await ctl('GET', '/dial-outcomes')).body).toEqual([{ dst: '+14155550199', dialstatus: 'NOANSWER', ringMs: 50 }]);
-		const a = [...sb.state.assistants][0];
-		await call(sb, 'POST', '/webhook/outbound_call', { body: { dst: '+14155550199', callerId: a.numbers[0], assistantApiKey: a.assistantApiKey, callResultUrl: `${rx.url}/r` } });
-		await sb.clock.advance(50);
-		expect(rx.at('/r')[0].body.dialstatus).toBe('NOANSWER');
+		const a = [...fx.sandbox.state.assistants][0];
+		await call(fx.sandbox, 'POST', '/webhook/outbound_call', { body: { dst: '+14155550199', callerId: a.numbers[0], assistantApiKey: a.assistantApiKey, callResultUrl: `${fx.rx.url}/r` } });
+		await fx.sandbox.clock.advance(50);
+		expect(fx.rx.at('/r')[0].body.dialstatus).toBe('NOANSWER');
 		expectError(await ctl('POST', '/dial-outcomes', { dialstatus: 'LOST' }), 400, 'VALIDATION_ERROR', 'dialstatus');
 		expect((await ctl('DELETE', '/dial-outcomes')).body).toEqual({ ok: true });
 		expect((await ctl('GET', '/dial-outcomes')).body).toEqual([]);
 	});
 
 	it('numbers/assign: assign, move and release', async () => {
-		const [a, b] = [...sb.state.assistants];
+		const [a, b] = [...fx.sandbox.state.assistants];
 		const res = await ctl('POST', '/numbers/assign', { number: '+390200001099', assistantId: a.assistantId, kind: 'demo' });
 		expect(res.body).toEqual({ ok: true, number: { number: '+390200001099', kind: 'demo', assistantId: a.assistantId } });
 		await ctl('POST', '/numbers/assign', { number: '+390200001099', assistantId: b.assistantId });
-		expect(sb.state.assistants.get(a.assistantId)?.numbers).not.toContain('+390200001099');
+		expect(fx.sandbox.state.assistants.get(a.assistantId)?.numbers).not.toContain('+390200001099');
 		expect((await ctl('POST', '/numbers/assign', { number: '+390200001099', assistantId: null })).body.number.assistantId).toBeNull();
 		const created = await ctl('POST', '/numbers/assign', { number: '+15551234567', assistantId: a.assistantId });
 		expect(created.body.number).toEqual({ number: '+15551234567', kind: 'purchased', assistantId: a.assistantId });
@@ -133,11 +123,11 @@ describe('control surface /__sandbox (no auth)', () => {
 	});
 
 	it('pbx/authorize: the address is then accepted on the PBX route', async () => {
-		const a = [...sb.state.assistants][0];
+		const a = [...fx.sandbox.state.assistants][0];
 		const body = { dst: '+14155550199', callerId: '+3902', assistantApiKey: a.assistantApiKey, ipPbx: 'Voip.Customer.example' };
-		expectError(await call(sb, 'POST', '/webhook/outbound_call_pbx', { body }), 403, 'PBX_NOT_AUTHORIZED');
+		expectError(await call(fx.sandbox, 'POST', '/webhook/outbound_call_pbx', { body }), 403, 'PBX_NOT_AUTHORIZED');
 		expect((await ctl('POST', '/pbx/authorize', { address: 'voip.customer.example' })).body).toEqual({ ok: true, address: 'voip.customer.example' });
-		expect((await call(sb, 'POST', '/webhook/outbound_call_pbx', { body })).status).toBe(200);
+		expect((await call(fx.sandbox, 'POST', '/webhook/outbound_call_pbx', { body })).status).toBe(200);
 		expectError(await ctl('POST', '/pbx/authorize', { address: 'bad host!' }), 400, 'VALIDATION_ERROR', 'address');
 	});
 
@@ -145,28 +135,28 @@ describe('control surface /__sandbox (no auth)', () => {
 		const res = await ctl('POST', '/authentications', { name: 'crm', header: 'X-Crm-Token', value: 'crm-token-value' });
 		expect(res.status).toBe(201);
 		expect(res.body).toEqual({ ok: true, name: 'crm', header: 'X-Crm-Token' });
-		const a = [...sb.state.assistants][0];
-		const hook = await api(sb, 'PATCH', `/assistants/${a.assistantId}/runtime/hangup/conversation-webhook`, { body: { enabled: true, url: `${rx.url}/end`, authName: 'crm' } });
+		const a = [...fx.sandbox.state.assistants][0];
+		const hook = await api(fx.sandbox, 'PATCH', `/assistants/${a.assistantId}/runtime/hangup/conversation-webhook`, { body: { enabled: true, url: `${fx.rx.url}/end`, authName: 'crm' } });
 		expect(hook.status).toBe(200);
-		await call(sb, 'POST', '/webhook/outbound_call', { body: { dst: '+14155550199', callerId: a.numbers[0], assistantApiKey: a.assistantApiKey } });
-		await sb.clock.advance(2300);
-		expect(rx.at('/end')[0].headers['x-crm-token']).toBe('crm-token-value');
+		await call(fx.sandbox, 'POST', '/webhook/outbound_call', { body: { dst: '+14155550199', callerId: a.numbers[0], assistantApiKey: a.assistantApiKey } });
+		await fx.sandbox.clock.advance(2300);
+		expect(fx.rx.at('/end')[0].headers['x-crm-token']).toBe('crm-token-value');
 		expectError(await ctl('POST', '/authentications', { name: 'x', header: 'bad header', value: 'v' }), 400, 'VALIDATION_ERROR', 'header');
 	});
 
 	it('callbacks: GET and DELETE', async () => {
-		const a = [...sb.state.assistants][0];
-		await call(sb, 'POST', '/webhook/outbound_call', { body: { dst: '+14155550199', callerId: a.numbers[0], assistantApiKey: a.assistantApiKey, callResultUrl: `${rx.url}/cb` } });
-		await sb.clock.advance(2300);
+		const a = [...fx.sandbox.state.assistants][0];
+		await call(fx.sandbox, 'POST', '/webhook/outbound_call', { body: { dst: '+14155550199', callerId: a.numbers[0], assistantApiKey: a.assistantApiKey, callResultUrl: `${fx.rx.url}/cb` } });
+		await fx.sandbox.clock.advance(2300);
 		const list = await ctl('GET', '/callbacks');
-		expect(list.body.map((c: { kind: string; url: string; status: number }) => [c.kind, c.url, c.status])).toEqual([['callResult', `${rx.url}/cb`, 200]]);
+		expect(list.body.map((c: { kind: string; url: string; status: number }) => [c.kind, c.url, c.status])).toEqual([['callResult', `${fx.rx.url}/cb`, 200]]);
 		expect((await ctl('DELETE', '/callbacks')).body).toEqual({ ok: true });
-		expect(sb.callbacks).toEqual([]);
+		expect(fx.sandbox.callbacks).toEqual([]);
 	});
 
 	it('unknown control path 404, wrong method 405, bad JSON 400', async () => {
 		expectError(await ctl('GET', '/nope'), 404, 'NOT_FOUND');
 		expectError(await ctl('GET', '/reset'), 405, 'METHOD_NOT_ALLOWED');
-		expectError(await call(sb, 'POST', '/__sandbox/latency', { rawBody: '{', auth: 'none' }), 400, 'VALIDATION_ERROR', 'body');
+		expectError(await call(fx.sandbox, 'POST', '/__sandbox/latency', { rawBody: '{', auth: 'none' }), 400, 'VALIDATION_ERROR', 'body');
 	});
 });

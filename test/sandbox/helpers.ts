@@ -6,40 +6,37 @@ import { request } from 'undici';
 
 import { PlatformSandbox } from '../../sandbox';
 import type { SandboxOptions } from '../../sandbox';
+import { useSandbox } from '../harness/sandbox';
+import type { SandboxFixture } from '../harness/sandbox';
 
 export const PORTAL_KEY = 'pk_test_portal_key_0123456789abcdef';
 export const OUTBOUND_KEY = 'ok_test_outbound_key_0123456789abcdef';
 export const SAVED_AUTH_VALUE = 'saved-auth-secret-value-0123456789';
 
+/** The keys of the sandbox tests, fixed so that their tables can name them. */
+const KEYS = { portalKey: PORTAL_KEY, outboundKey: OUTBOUND_KEY, savedAuthValue: SAVED_AUTH_VALUE };
+
+/** A sandbox of a test's own (other options than its file's): manual clock unless told otherwise, the keys above. */
 export function startSandbox(opts: SandboxOptions = {}): Promise<PlatformSandbox> {
-	return PlatformSandbox.start({
-		port: 0,
-		clock: 'manual',
-		portalKey: PORTAL_KEY,
-		outboundKey: OUTBOUND_KEY,
-		savedAuthValue: SAVED_AUTH_VALUE,
-		...opts,
-	});
+	return PlatformSandbox.start({ port: 0, clock: 'manual', ...KEYS, ...opts });
 }
 
 /**
- * The usual fixture of a sandbox test file: a sandbox (manual clock unless `opts` says otherwise) and a receiver
- * for its callbacks, started before the file's tests, stopped after them, reset and cleared before each test.
- * The fields are filled in by `beforeAll`: read them inside hooks and tests only.
+ * The fixture of a sandbox test file: the product tests' own (useSandbox of test/harness/sandbox.ts: started
+ * before the file's tests, stopped after them, reset before each) with the keys above, and a receiver for the
+ * sandbox's callbacks, cleared and answering 200 before each test. Read the fields inside hooks and tests only.
  */
-export function useSandboxAndReceiver(opts: SandboxOptions = {}): { sb: PlatformSandbox; rx: Receiver } {
-	const fx = {} as { sb: PlatformSandbox; rx: Receiver };
+export function useSandboxAndReceiver(opts: SandboxOptions = {}): SandboxFixture & { rx: Receiver } {
+	const fx = useSandbox({ ...KEYS, ...opts }) as SandboxFixture & { rx: Receiver };
 	beforeAll(async () => {
-		fx.sb = await startSandbox(opts);
 		fx.rx = await Receiver.start();
 	});
 	afterAll(async () => {
-		await fx.sb.stop();
 		await fx.rx.stop();
 	});
 	beforeEach(() => {
-		fx.sb.reset();
 		fx.rx.clear();
+		fx.rx.status = 200;
 	});
 	return fx;
 }
@@ -61,7 +58,7 @@ export interface CallOptions {
 
 export async function call(sb: PlatformSandbox, method: string, path: string, opts: CallOptions = {}): Promise<HttpResult> {
 	const headers: Record<string, string> = {};
-	const auth = opts.auth ?? (path.startsWith('/api/v1') ? 'portal' : path.startsWith('/__sandbox') ? 'none' : 'outbound');
+	const auth = opts.auth ?? (path.startsWith('/api/v1') ? 'portal' : 'outbound');
 	if (auth === 'portal') headers.authorization = `Bearer ${sb.portalKey}`;
 	if (auth === 'outbound') headers['x-apikey-secret-service'] = sb.outboundKey;
 	let body: string | Buffer | undefined;

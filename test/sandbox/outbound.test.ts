@@ -1,39 +1,23 @@
-import type { PlatformSandbox } from '../../sandbox';
-import { call, expectError, Receiver, SAVED_AUTH_VALUE, startSandbox, waitFor } from './helpers';
+import { call, expectError, Receiver, SAVED_AUTH_VALUE, startSandbox, useSandboxAndReceiver, waitFor } from './helpers';
 
-let sb: PlatformSandbox;
-let rx: Receiver;
-
-beforeAll(async () => {
-	sb = await startSandbox();
-	rx = await Receiver.start();
-});
-afterAll(async () => {
-	await sb.stop();
-	await rx.stop();
-});
-beforeEach(() => {
-	sb.reset();
-	rx.clear();
-	rx.status = 200;
-});
+const fx = useSandboxAndReceiver();
 
 function seeded(name: string) {
-	const a = [...sb.state.assistants].find((x) => x.name === name);
+	const a = [...fx.sandbox.state.assistants].find((x) => x.name === name);
 	if (!a) throw new Error(name);
 	return a;
 }
 
 function trunk(body: Record<string, unknown>) {
-	return call(sb, 'POST', '/webhook/outbound_call', { body });
+	return call(fx.sandbox, 'POST', '/webhook/outbound_call', { body });
 }
 
 function pbx(body: Record<string, unknown>) {
-	return call(sb, 'POST', '/webhook/outbound_call_pbx', { body });
+	return call(fx.sandbox, 'POST', '/webhook/outbound_call_pbx', { body });
 }
 
 function status(id: string) {
-	return call(sb, 'GET', `/getDialstatus/${id}`);
+	return call(fx.sandbox, 'GET', `/getDialstatus/${id}`);
 }
 
 function reception() {
@@ -43,50 +27,50 @@ function reception() {
 
 describe('trunk route POST /webhook/outbound_call', () => {
 	it('accepts a call: 200 {internal_id (32 hex), status: "queued"}', async () => {
-		const res = await trunk({ ...reception(), callResultUrl: `${rx.url}/result` });
+		const res = await trunk({ ...reception(), callResultUrl: `${fx.rx.url}/result` });
 		expect(res.status).toBe(200);
 		expect(res.body).toEqual({ internal_id: expect.stringMatching(/^[0-9a-f]{32}$/), status: 'queued' });
-		const rec = sb.state.calls.get(res.body.internal_id);
-		expect(rec).toMatchObject({ route: 'trunk', assistantId: seeded('Reception Desk').assistantId, dst: '+14155550199', callerId: '+390200001001', callResultUrl: `${rx.url}/result`, status: 'queued', persisted: false });
+		const rec = fx.sandbox.state.calls.get(res.body.internal_id);
+		expect(rec).toMatchObject({ route: 'trunk', assistantId: seeded('Reception Desk').assistantId, dst: '+14155550199', callerId: '+390200001001', callResultUrl: `${fx.rx.url}/result`, status: 'queued', persisted: false });
 	});
 
 	it('lifecycle on the manual clock: result callback at ring + duration, record after the persist delay', async () => {
-		const res = await trunk({ ...reception(), callResultUrl: `${rx.url}/result` });
+		const res = await trunk({ ...reception(), callResultUrl: `${fx.rx.url}/result` });
 		const id = res.body.internal_id;
 		expectError(await status(id), 404, 'CALL_RECORD_NOT_FOUND');
-		await sb.clock.advance(2299); // ring 300 ms + 2 s talk
-		expect(rx.received.length).toBe(0);
-		await sb.clock.advance(1);
-		expect(rx.received).toEqual([
+		await fx.sandbox.clock.advance(2299); // ring 300 ms + 2 s talk
+		expect(fx.rx.received.length).toBe(0);
+		await fx.sandbox.clock.advance(1);
+		expect(fx.rx.received).toEqual([
 			{ method: 'POST', path: '/result', headers: expect.objectContaining({ 'content-type': 'application/json' }), body: { internal_id: id, dialstatus: 'ANSWER', duration: 2 } },
 		]);
 		expectError(await status(id), 404, 'CALL_RECORD_NOT_FOUND');
-		await sb.clock.advance(499);
+		await fx.sandbox.clock.advance(499);
 		expectError(await status(id), 404, 'CALL_RECORD_NOT_FOUND');
-		await sb.clock.advance(1);
+		await fx.sandbox.clock.advance(1);
 		const rec = await status(id);
 		expect(rec.status).toBe(200);
 		expect(rec.body).toEqual({ internal_id: id, dialStatus: 'ANSWER', billSec: 2, trafficCost: '0.025000' });
-		expect(sb.callbacks).toEqual([
-			expect.objectContaining({ kind: 'callResult', url: `${rx.url}/result`, internal_id: id, status: 200, error: null, body: { internal_id: id, dialstatus: 'ANSWER', duration: 2 } }),
+		expect(fx.sandbox.callbacks).toEqual([
+			expect.objectContaining({ kind: 'callResult', url: `${fx.rx.url}/result`, internal_id: id, status: 200, error: null, body: { internal_id: id, dialstatus: 'ANSWER', duration: 2 } }),
 		]);
-		expect(sb.eventErrors).toEqual([]);
+		expect(fx.sandbox.eventErrors).toEqual([]);
 	});
 
 	it('accepts the legacy names apiKey_assistente and url_esito_chiamata', async () => {
 		const { assistantApiKey, ...rest } = reception();
-		const res = await trunk({ ...rest, apiKey_assistente: assistantApiKey, url_esito_chiamata: `${rx.url}/legacy` });
+		const res = await trunk({ ...rest, apiKey_assistente: assistantApiKey, url_esito_chiamata: `${fx.rx.url}/legacy` });
 		expect(res.status).toBe(200);
-		await sb.clock.advance(2300);
-		expect(rx.at('/legacy').map((r) => r.body.internal_id)).toEqual([res.body.internal_id]);
+		await fx.sandbox.clock.advance(2300);
+		expect(fx.rx.at('/legacy').map((r) => r.body.internal_id)).toEqual([res.body.internal_id]);
 	});
 
 	it('camelCase wins when both names are present', async () => {
 		const base = reception();
-		const res = await trunk({ ...base, apiKey_assistente: 'ak_wrongwrongwrongwrongwrongwrong00', callResultUrl: `${rx.url}/camel`, url_esito_chiamata: `${rx.url}/legacy` });
+		const res = await trunk({ ...base, apiKey_assistente: 'ak_wrongwrongwrongwrongwrongwrong00', callResultUrl: `${fx.rx.url}/camel`, url_esito_chiamata: `${fx.rx.url}/legacy` });
 		expect(res.status).toBe(200);
-		await sb.clock.advance(2300);
-		expect(rx.received.map((r) => r.path)).toEqual(['/camel']);
+		await fx.sandbox.clock.advance(2300);
+		expect(fx.rx.received.map((r) => r.path)).toEqual(['/camel']);
 		const other = seeded('Survey Caller');
 		const refused = await trunk({ ...base, assistantApiKey: 'ak_nope', apiKey_assistente: other.assistantApiKey });
 		expectError(refused, 401, 'INVALID_ASSISTANT_KEY');
@@ -102,7 +86,7 @@ describe('trunk route POST /webhook/outbound_call', () => {
 	it('the key of a deleted assistant is rejected', async () => {
 		const a = seeded('Reception Desk');
 		const body = reception();
-		expect((await call(sb, 'DELETE', `/api/v1/assistants/${a.assistantId}`)).status).toBe(200);
+		expect((await call(fx.sandbox, 'DELETE', `/api/v1/assistants/${a.assistantId}`)).status).toBe(200);
 		expectError(await trunk(body), 401, 'INVALID_ASSISTANT_KEY');
 	});
 
@@ -126,7 +110,7 @@ describe('trunk route POST /webhook/outbound_call', () => {
 	])('rejects %j with 400 on %s', async (patch, field) => {
 		const res = await trunk({ ...reception(), ...patch });
 		expectError(res, 400, 'VALIDATION_ERROR', field);
-		expect(sb.state.calls.size).toBe(0);
+		expect(fx.sandbox.state.calls.size).toBe(0);
 	});
 
 	it('accepts the shortest and longest E.164 forms', async () => {
@@ -135,8 +119,8 @@ describe('trunk route POST /webhook/outbound_call', () => {
 	});
 
 	it('rejects a non-object body', async () => {
-		expectError(await call(sb, 'POST', '/webhook/outbound_call', { body: [1] }), 400, 'VALIDATION_ERROR', 'body');
-		expectError(await call(sb, 'POST', '/webhook/outbound_call', { rawBody: 'dst=+1', headers: { 'content-type': 'text/plain' } }), 400, 'VALIDATION_ERROR', 'body');
+		expectError(await call(fx.sandbox, 'POST', '/webhook/outbound_call', { body: [1] }), 400, 'VALIDATION_ERROR', 'body');
+		expectError(await call(fx.sandbox, 'POST', '/webhook/outbound_call', { rawBody: 'dst=+1', headers: { 'content-type': 'text/plain' } }), 400, 'VALIDATION_ERROR', 'body');
 	});
 
 	it('callerId must be a number assigned to that assistant: 403 CALLER_ID_NOT_ASSIGNED', async () => {
@@ -148,10 +132,10 @@ describe('trunk route POST /webhook/outbound_call', () => {
 		}
 		expect((await trunk({ ...base, assistantApiKey: sales.assistantApiKey, callerId: '+14155550101' })).status).toBe(200);
 		expect((await trunk({ ...base, assistantApiKey: sales.assistantApiKey, callerId: '+390200001002' })).status).toBe(200);
-		sb.assignNumber('+390200001099', seeded('Reception Desk').assistantId, 'demo');
+		fx.sandbox.assignNumber('+390200001099', seeded('Reception Desk').assistantId, 'demo');
 		expect((await trunk({ ...base, callerId: '+390200001099' })).status).toBe(200);
 		// Moving the demo number away makes it unusable for the first assistant.
-		sb.assignNumber('+390200001099', sales.assistantId);
+		fx.sandbox.assignNumber('+390200001099', sales.assistantId);
 		expectError(await trunk({ ...base, callerId: '+390200001099' }), 403, 'CALLER_ID_NOT_ASSIGNED');
 	});
 });
@@ -163,7 +147,7 @@ describe('PBX route POST /webhook/outbound_call_pbx', () => {
 		const res = await pbx(body());
 		expect(res.status).toBe(200);
 		expect(res.body).toEqual({ internal_id: expect.stringMatching(/^[0-9a-f]{32}$/), status: 'queued' });
-		expect(sb.state.calls.get(res.body.internal_id)).toMatchObject({ route: 'pbx', ipPbx: '10.0.0.5', sipPort: 5060, addPrompt: 'The customer is Ms Rossi.', callerId: '+390612345678' });
+		expect(fx.sandbox.state.calls.get(res.body.internal_id)).toMatchObject({ route: 'pbx', ipPbx: '10.0.0.5', sipPort: 5060, addPrompt: 'The customer is Ms Rossi.', callerId: '+390612345678' });
 	});
 
 	it('host names are matched case-insensitively; sipPort and addPrompt are optional', async () => {
@@ -172,13 +156,13 @@ describe('PBX route POST /webhook/outbound_call_pbx', () => {
 		delete rest.addPrompt;
 		const res = await pbx({ ...rest, ipPbx: 'PBX.Example.com' });
 		expect(res.status).toBe(200);
-		expect(sb.state.calls.get(res.body.internal_id)).toMatchObject({ sipPort: null, addPrompt: null });
+		expect(fx.sandbox.state.calls.get(res.body.internal_id)).toMatchObject({ sipPort: null, addPrompt: null });
 	});
 
 	it('an unauthorized PBX: 403 PBX_NOT_AUTHORIZED, then 200 once authorized', async () => {
 		const res = await pbx({ ...body(), ipPbx: '10.0.0.6' });
 		expectError(res, 403, 'PBX_NOT_AUTHORIZED', 'ipPbx');
-		sb.authorizePbx('10.0.0.6');
+		fx.sandbox.authorizePbx('10.0.0.6');
 		expect((await pbx({ ...body(), ipPbx: '10.0.0.6' })).status).toBe(200);
 		expectError(await pbx({ ...body(), ipPbx: 'other.example.com' }), 403, 'PBX_NOT_AUTHORIZED');
 	});
@@ -206,10 +190,10 @@ describe('PBX route POST /webhook/outbound_call_pbx', () => {
 
 	it('accepts the legacy names', async () => {
 		const { assistantApiKey, ...rest } = body();
-		const res = await pbx({ ...rest, apiKey_assistente: assistantApiKey, url_esito_chiamata: `${rx.url}/pbx-legacy` });
+		const res = await pbx({ ...rest, apiKey_assistente: assistantApiKey, url_esito_chiamata: `${fx.rx.url}/pbx-legacy` });
 		expect(res.status).toBe(200);
-		await sb.clock.advance(2300);
-		expect(rx.at('/pbx-legacy').length).toBe(1);
+		await fx.sandbox.clock.advance(2300);
+		expect(fx.rx.at('/pbx-legacy').length).toBe(1);
 	});
 
 	it('a wrong assistant key: 401 before the PBX check', async () => {
@@ -228,23 +212,23 @@ describe('call events', () => {
 	];
 
 	async function configure(assistantId: string, authName: string | null, enabled = true) {
-		const hook = await call(sb, 'PATCH', `/api/v1/assistants/${assistantId}/runtime/hangup/conversation-webhook`, {
-			body: { enabled, url: `${rx.url}/conversation-end`, authName },
+		const hook = await call(fx.sandbox, 'PATCH', `/api/v1/assistants/${assistantId}/runtime/hangup/conversation-webhook`, {
+			body: { enabled, url: `${fx.rx.url}/conversation-end`, authName },
 		});
 		expect(hook.status).toBe(200);
-		const ext = await call(sb, 'PATCH', `/api/v1/assistants/${assistantId}/runtime/hangup/schema`, { body: { hangupUrl: `${rx.url}/extracted`, schema } });
+		const ext = await call(fx.sandbox, 'PATCH', `/api/v1/assistants/${assistantId}/runtime/hangup/schema`, { body: { hangupUrl: `${fx.rx.url}/extracted`, schema } });
 		expect(ext.status).toBe(200);
 	}
 
 	it('an answered call POSTs the result, the conversation end (with the saved auth header) and the extracted data', async () => {
 		const a = seeded('Reception Desk');
 		await configure(a.assistantId, 'n8n-header-auth');
-		const res = await trunk({ ...reception(), callResultUrl: `${rx.url}/result` });
+		const res = await trunk({ ...reception(), callResultUrl: `${fx.rx.url}/result` });
 		const id = res.body.internal_id;
-		const placedAt = sb.clock.now();
-		await sb.clock.advance(2300);
-		expect(rx.received.map((r) => r.path).sort()).toEqual(['/conversation-end', '/extracted', '/result']);
-		const end = rx.at('/conversation-end')[0];
+		const placedAt = fx.sandbox.clock.now();
+		await fx.sandbox.clock.advance(2300);
+		expect(fx.rx.received.map((r) => r.path).sort()).toEqual(['/conversation-end', '/extracted', '/result']);
+		const end = fx.rx.at('/conversation-end')[0];
 		expect(end.headers['x-webhook-auth']).toBe(SAVED_AUTH_VALUE);
 		expect(end.headers['content-type']).toBe('application/json');
 		expect(end.body).toEqual({
@@ -259,7 +243,7 @@ describe('call events', () => {
 			from: '+390200001001',
 			to: '+14155550199',
 		});
-		const extracted = rx.at('/extracted')[0];
+		const extracted = fx.rx.at('/extracted')[0];
 		expect(extracted.headers['x-webhook-auth']).toBeUndefined();
 		expect(extracted.body).toEqual({
 			event: 'extracted_data',
@@ -268,77 +252,77 @@ describe('call events', () => {
 			callId: end.body.callId,
 			data: { customerName: 'sample customerName', budget: 42, interested: true, channel: 'phone', tier: 'option_1', address: { value: 'sample address' } },
 		});
-		expect(rx.at('/result')[0].headers['x-webhook-auth']).toBeUndefined();
-		const kinds = sb.callbacks.map((c) => c.kind).sort();
+		expect(fx.rx.at('/result')[0].headers['x-webhook-auth']).toBeUndefined();
+		const kinds = fx.sandbox.callbacks.map((c) => c.kind).sort();
 		expect(kinds).toEqual(['callResult', 'conversationEnd', 'extractedData']);
-		const endRecord = sb.callbacks.find((c) => c.kind === 'conversationEnd');
+		const endRecord = fx.sandbox.callbacks.find((c) => c.kind === 'conversationEnd');
 		expect(endRecord?.headers['x-webhook-auth']).toBe('[masked]');
 		expect(endRecord?.status).toBe(200);
-		expect(JSON.stringify(sb.callbacks)).not.toContain(SAVED_AUTH_VALUE);
+		expect(JSON.stringify(fx.sandbox.callbacks)).not.toContain(SAVED_AUTH_VALUE);
 	});
 
 	it('authName null sends the conversation end without auth; enabled false sends nothing', async () => {
 		const a = seeded('Reception Desk');
 		await configure(a.assistantId, null);
 		await trunk(reception());
-		await sb.clock.advance(2300);
-		expect(rx.at('/conversation-end').length).toBe(1);
-		expect(rx.at('/conversation-end')[0].headers['x-webhook-auth']).toBeUndefined();
-		rx.clear();
+		await fx.sandbox.clock.advance(2300);
+		expect(fx.rx.at('/conversation-end').length).toBe(1);
+		expect(fx.rx.at('/conversation-end')[0].headers['x-webhook-auth']).toBeUndefined();
+		fx.rx.clear();
 		await configure(a.assistantId, null, false);
 		await trunk(reception());
-		await sb.clock.advance(2300);
-		expect(rx.received.map((r) => r.path)).toEqual(['/extracted']);
+		await fx.sandbox.clock.advance(2300);
+		expect(fx.rx.received.map((r) => r.path)).toEqual(['/extracted']);
 	});
 
 	it('a custom saved authentication sends its own header', async () => {
 		const a = seeded('Reception Desk');
-		sb.addSavedAuthentication('bearer-auth', { header: 'Authorization', value: 'Bearer receiver-token-123' });
+		fx.sandbox.addSavedAuthentication('bearer-auth', { header: 'Authorization', value: 'Bearer receiver-token-123' });
 		await configure(a.assistantId, 'bearer-auth');
 		await trunk(reception());
-		await sb.clock.advance(2300);
-		expect(rx.at('/conversation-end')[0].headers.authorization).toBe('Bearer receiver-token-123');
+		await fx.sandbox.clock.advance(2300);
+		expect(fx.rx.at('/conversation-end')[0].headers.authorization).toBe('Bearer receiver-token-123');
 	});
 
 	it('a call that is not answered: dialstatus from the rule, duration 0, no conversation events', async () => {
 		const a = seeded('Reception Desk');
 		await configure(a.assistantId, 'n8n-header-auth');
-		sb.setDialOutcome({ dst: '+14155550199', dialstatus: 'BUSY', ringMs: 1000 });
-		const res = await trunk({ ...reception(), callResultUrl: `${rx.url}/result` });
-		await sb.clock.advance(999);
-		expect(rx.received.length).toBe(0);
-		await sb.clock.advance(1);
-		expect(rx.received.map((r) => [r.path, r.body])).toEqual([['/result', { internal_id: res.body.internal_id, dialstatus: 'BUSY', duration: 0 }]]);
-		await sb.clock.advance(500);
+		fx.sandbox.setDialOutcome({ dst: '+14155550199', dialstatus: 'BUSY', ringMs: 1000 });
+		const res = await trunk({ ...reception(), callResultUrl: `${fx.rx.url}/result` });
+		await fx.sandbox.clock.advance(999);
+		expect(fx.rx.received.length).toBe(0);
+		await fx.sandbox.clock.advance(1);
+		expect(fx.rx.received.map((r) => [r.path, r.body])).toEqual([['/result', { internal_id: res.body.internal_id, dialstatus: 'BUSY', duration: 0 }]]);
+		await fx.sandbox.clock.advance(500);
 		expect((await status(res.body.internal_id)).body).toEqual({ internal_id: res.body.internal_id, dialStatus: 'BUSY', billSec: 0, trafficCost: '0.000000' });
 		// Other destinations keep the default outcome.
-		const other = await trunk({ ...reception(), dst: '+14155550100', callResultUrl: `${rx.url}/result` });
-		await sb.clock.advance(2300);
-		expect(rx.at('/result').map((r) => r.body.dialstatus)).toEqual(['BUSY', 'ANSWER']);
-		expect(rx.at('/result')[1].body.internal_id).toBe(other.body.internal_id);
+		const other = await trunk({ ...reception(), dst: '+14155550100', callResultUrl: `${fx.rx.url}/result` });
+		await fx.sandbox.clock.advance(2300);
+		expect(fx.rx.at('/result').map((r) => r.body.dialstatus)).toEqual(['BUSY', 'ANSWER']);
+		expect(fx.rx.at('/result')[1].body.internal_id).toBe(other.body.internal_id);
 	});
 
 	it.each(['NOANSWER', 'FAILED', 'CANCEL', 'CONGESTION'] as const)('dial outcome %s', async (dialstatus) => {
-		sb.setDialOutcome({ dialstatus, ringMs: 10, persistDelayMs: 0 });
-		const res = await trunk({ ...reception(), callResultUrl: `${rx.url}/result` });
-		await sb.clock.advance(10);
-		expect(rx.received[0].body).toEqual({ internal_id: res.body.internal_id, dialstatus, duration: 0 });
+		fx.sandbox.setDialOutcome({ dialstatus, ringMs: 10, persistDelayMs: 0 });
+		const res = await trunk({ ...reception(), callResultUrl: `${fx.rx.url}/result` });
+		await fx.sandbox.clock.advance(10);
+		expect(fx.rx.received[0].body).toEqual({ internal_id: res.body.internal_id, dialstatus, duration: 0 });
 		expect((await status(res.body.internal_id)).body.dialStatus).toBe(dialstatus);
 	});
 
 	it('the default rule sets ring, talk time and persist delay; trafficCost has six decimals', async () => {
-		sb.setDialOutcome({ dialstatus: 'ANSWER', ringMs: 1000, durationSec: 61, persistDelayMs: 0 });
+		fx.sandbox.setDialOutcome({ dialstatus: 'ANSWER', ringMs: 1000, durationSec: 61, persistDelayMs: 0 });
 		const res = await trunk(reception());
-		await sb.clock.advance(61_999);
+		await fx.sandbox.clock.advance(61_999);
 		expectError(await status(res.body.internal_id), 404, 'CALL_RECORD_NOT_FOUND');
-		await sb.clock.advance(1);
+		await fx.sandbox.clock.advance(1);
 		expect((await status(res.body.internal_id)).body).toEqual({ internal_id: res.body.internal_id, dialStatus: 'ANSWER', billSec: 61, trafficCost: '0.762500' });
 	});
 
 	it('rejects an invalid dial outcome rule', () => {
-		expect(() => sb.setDialOutcome({ dialstatus: 'MAYBE' as never })).toThrow(/dialstatus/);
-		expect(() => sb.setDialOutcome({ dialstatus: 'BUSY', dst: '123' })).toThrow(/dst/);
-		expect(() => sb.setDialOutcome({ dialstatus: 'BUSY', ringMs: -1 })).toThrow(/ringMs/);
+		expect(() => fx.sandbox.setDialOutcome({ dialstatus: 'MAYBE' as never })).toThrow(/dialstatus/);
+		expect(() => fx.sandbox.setDialOutcome({ dialstatus: 'BUSY', dst: '123' })).toThrow(/dst/);
+		expect(() => fx.sandbox.setDialOutcome({ dialstatus: 'BUSY', ringMs: -1 })).toThrow(/ringMs/);
 	});
 
 	it('a failed delivery is recorded with its error and never breaks the call', async () => {
@@ -346,25 +330,25 @@ describe('call events', () => {
 		const deadUrl = dead.url;
 		await dead.stop();
 		const res = await trunk({ ...reception(), callResultUrl: `${deadUrl}/gone` });
-		await sb.clock.advance(2800);
-		expect(sb.callbacks.length).toBe(1);
-		expect(sb.callbacks[0]).toMatchObject({ kind: 'callResult', url: `${deadUrl}/gone`, status: null });
-		expect(sb.callbacks[0].error).toMatch(/ECONNREFUSED|connect/i);
+		await fx.sandbox.clock.advance(2800);
+		expect(fx.sandbox.callbacks.length).toBe(1);
+		expect(fx.sandbox.callbacks[0]).toMatchObject({ kind: 'callResult', url: `${deadUrl}/gone`, status: null });
+		expect(fx.sandbox.callbacks[0].error).toMatch(/ECONNREFUSED|connect/i);
 		expect((await status(res.body.internal_id)).status).toBe(200);
-		expect(sb.eventErrors).toEqual([]);
+		expect(fx.sandbox.eventErrors).toEqual([]);
 	});
 
 	it('a receiver error status is recorded', async () => {
-		rx.status = 500;
-		await trunk({ ...reception(), callResultUrl: `${rx.url}/result` });
-		await sb.clock.advance(2300);
-		expect(sb.callbacks.map((c) => [c.kind, c.status, c.error])).toEqual([['callResult', 500, null]]);
+		fx.rx.status = 500;
+		await trunk({ ...reception(), callResultUrl: `${fx.rx.url}/result` });
+		await fx.sandbox.clock.advance(2300);
+		expect(fx.sandbox.callbacks.map((c) => [c.kind, c.status, c.error])).toEqual([['callResult', 500, null]]);
 	});
 
 	it('persisted calls appear in /analytics/calls', async () => {
 		const res = await trunk(reception());
-		await sb.clock.advance(2800);
-		const list = await call(sb, 'GET', '/api/v1/analytics/calls');
+		await fx.sandbox.clock.advance(2800);
+		const list = await call(fx.sandbox, 'GET', '/api/v1/analytics/calls');
 		expect(list.body[list.body.length - 1]).toMatchObject({ internal_id: res.body.internal_id, direction: 'outbound', dialStatus: 'ANSWER', billSec: 2 });
 	});
 
@@ -373,11 +357,11 @@ describe('call events', () => {
 	});
 
 	it('reset drops pending calls: nothing fires afterwards', async () => {
-		await trunk({ ...reception(), callResultUrl: `${rx.url}/result` });
-		sb.reset();
-		await sb.clock.advance(10_000);
-		expect(rx.received.length).toBe(0);
-		expect(sb.state.calls.size).toBe(0);
+		await trunk({ ...reception(), callResultUrl: `${fx.rx.url}/result` });
+		fx.sandbox.reset();
+		await fx.sandbox.clock.advance(10_000);
+		expect(fx.rx.received.length).toBe(0);
+		expect(fx.sandbox.state.calls.size).toBe(0);
 	});
 });
 
@@ -388,11 +372,11 @@ describe('real clock', () => {
 			expect(real.clock.mode).toBe('real');
 			const a = [...real.state.assistants][0];
 			const res = await call(real, 'POST', '/webhook/outbound_call', {
-				body: { dst: '+14155550199', callerId: a.numbers[0], assistantApiKey: a.assistantApiKey, callResultUrl: `${rx.url}/real` },
+				body: { dst: '+14155550199', callerId: a.numbers[0], assistantApiKey: a.assistantApiKey, callResultUrl: `${fx.rx.url}/real` },
 			});
 			expect(res.status).toBe(200);
-			await waitFor(() => rx.at('/real').length === 1);
-			expect(rx.at('/real')[0].body).toEqual({ internal_id: res.body.internal_id, dialstatus: 'ANSWER', duration: 0 });
+			await waitFor(() => fx.rx.at('/real').length === 1);
+			expect(fx.rx.at('/real')[0].body).toEqual({ internal_id: res.body.internal_id, dialstatus: 'ANSWER', duration: 0 });
 			await waitFor(() => real.state.calls.get(res.body.internal_id)?.persisted === true);
 			const rec = await call(real, 'GET', `/getDialstatus/${res.body.internal_id}`);
 			expect(rec.body).toEqual({ internal_id: res.body.internal_id, dialStatus: 'ANSWER', billSec: 0, trafficCost: '0.000000' });
@@ -406,12 +390,12 @@ describe('real clock', () => {
 		try {
 			const a = [...real.state.assistants][0];
 			const res = await call(real, 'POST', '/webhook/outbound_call', {
-				body: { dst: '+14155550199', callerId: a.numbers[0], assistantApiKey: a.assistantApiKey, callResultUrl: `${rx.url}/adv` },
+				body: { dst: '+14155550199', callerId: a.numbers[0], assistantApiKey: a.assistantApiKey, callResultUrl: `${fx.rx.url}/adv` },
 			});
 			const before = real.clock.now();
 			await real.clock.advance(63_000);
 			expect(real.clock.now()).toBeGreaterThanOrEqual(before + 63_000);
-			expect(rx.at('/adv').map((r) => r.body.internal_id)).toEqual([res.body.internal_id]);
+			expect(fx.rx.at('/adv').map((r) => r.body.internal_id)).toEqual([res.body.internal_id]);
 			expect(real.state.calls.get(res.body.internal_id)?.persisted).toBe(true);
 		} finally {
 			await real.stop();

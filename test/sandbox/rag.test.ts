@@ -1,25 +1,17 @@
-import type { PlatformSandbox } from '../../sandbox';
-import { api, expectError, file, startSandbox, upload } from './helpers';
+import { api, expectError, file, useSandboxAndReceiver, upload } from './helpers';
 
-let sb: PlatformSandbox;
 const ALLOWANCE = 300_000;
 
-beforeAll(async () => {
-	sb = await startSandbox({ storageAllowanceBytes: ALLOWANCE, uploadQueueMs: 200, uploadProcessingMs: 1000 });
-});
-afterAll(async () => {
-	await sb.stop();
-});
-beforeEach(() => sb.reset());
+const fx = useSandboxAndReceiver({ storageAllowanceBytes: ALLOWANCE, uploadQueueMs: 200, uploadProcessingMs: 1000 });
 
 async function newCollection(name = 'Docs'): Promise<string> {
-	const res = await api(sb, 'POST', '/rag/collections', { body: { name, description: 'd' } });
+	const res = await api(fx.sandbox, 'POST', '/rag/collections', { body: { name, description: 'd' } });
 	expect(res.status).toBe(201);
 	return res.body.ragId;
 }
 
 function assistantId(name: string): string {
-	const a = [...sb.state.assistants].find((x) => x.name === name);
+	const a = [...fx.sandbox.state.assistants].find((x) => x.name === name);
 	if (!a) throw new Error(name);
 	return a.assistantId;
 }
@@ -29,55 +21,55 @@ const SEEDED_BYTES = 48_213 + 5_120 + 18_432;
 
 describe('collections', () => {
 	it('POST /rag/collections: 201 with the documented shape', async () => {
-		const res = await api(sb, 'POST', '/rag/collections', { body: { name: 'Manuals' } });
+		const res = await api(fx.sandbox, 'POST', '/rag/collections', { body: { name: 'Manuals' } });
 		expect(res.status).toBe(201);
 		expect(res.body).toEqual({ ragId: expect.stringMatching(/^rag_[A-Za-z0-9]{12}$/), name: 'Manuals', description: '', createdAt: expect.any(String), documentCount: 0, sizeBytes: 0 });
-		const got = await api(sb, 'GET', `/rag/collections/${res.body.ragId}`);
+		const got = await api(fx.sandbox, 'GET', `/rag/collections/${res.body.ragId}`);
 		expect(got.body).toEqual(res.body);
 	});
 
 	it.each([[{}, 'name'], [{ name: '' }, 'name'], [{ name: 'x', description: 1 }, 'description']])('rejects %j', async (body, field) => {
-		expectError(await api(sb, 'POST', '/rag/collections', { body }), 400, 'VALIDATION_ERROR', field);
+		expectError(await api(fx.sandbox, 'POST', '/rag/collections', { body }), 400, 'VALIDATION_ERROR', field);
 	});
 
 	it('seeded collections carry their documents', async () => {
-		const res = await api(sb, 'GET', '/rag/collections');
+		const res = await api(fx.sandbox, 'GET', '/rag/collections');
 		expect(res.body.map((c: { name: string; documentCount: number; sizeBytes: number }) => [c.name, c.documentCount, c.sizeBytes])).toEqual([
 			['Product FAQ', 2, 53_333],
 			['Price List 2025', 1, 18_432],
 		]);
-		expect(sb.state.usedStorageBytes).toBe(SEEDED_BYTES);
+		expect(fx.sandbox.state.usedStorageBytes).toBe(SEEDED_BYTES);
 	});
 
 	it('delete: 409 RAG_COLLECTION_IN_USE while attached (details.assistantIds), 200 after detach', async () => {
 		const ragId = await newCollection();
 		const a = assistantId('Survey Caller');
 		const b = assistantId('Reception Desk');
-		expect((await api(sb, 'PATCH', `/assistants/${a}/runtime/rag`, { body: { ragId } })).body).toEqual({ assistantId: a, ragId });
-		await api(sb, 'PATCH', `/assistants/${b}/runtime/rag`, { body: { ragId } });
-		const refused = await api(sb, 'DELETE', `/rag/collections/${ragId}`);
+		expect((await api(fx.sandbox, 'PATCH', `/assistants/${a}/runtime/rag`, { body: { ragId } })).body).toEqual({ assistantId: a, ragId });
+		await api(fx.sandbox, 'PATCH', `/assistants/${b}/runtime/rag`, { body: { ragId } });
+		const refused = await api(fx.sandbox, 'DELETE', `/rag/collections/${ragId}`);
 		expectError(refused, 409, 'RAG_COLLECTION_IN_USE');
 		expect(refused.body.error.details).toEqual({ ragId, assistantIds: [a, b] });
-		expect(sb.state.collections.has(ragId)).toBe(true);
-		expect((await api(sb, 'PATCH', `/assistants/${a}/runtime/rag`, { body: { ragId: null } })).body).toEqual({ assistantId: a, ragId: null });
-		expect((await api(sb, 'DELETE', `/rag/collections/${ragId}`)).body.error.details.assistantIds).toEqual([b]);
-		await api(sb, 'PATCH', `/assistants/${b}/runtime/rag`, { body: { ragId: null } });
-		const done = await api(sb, 'DELETE', `/rag/collections/${ragId}`);
+		expect(fx.sandbox.state.collections.has(ragId)).toBe(true);
+		expect((await api(fx.sandbox, 'PATCH', `/assistants/${a}/runtime/rag`, { body: { ragId: null } })).body).toEqual({ assistantId: a, ragId: null });
+		expect((await api(fx.sandbox, 'DELETE', `/rag/collections/${ragId}`)).body.error.details.assistantIds).toEqual([b]);
+		await api(fx.sandbox, 'PATCH', `/assistants/${b}/runtime/rag`, { body: { ragId: null } });
+		const done = await api(fx.sandbox, 'DELETE', `/rag/collections/${ragId}`);
 		expect(done.status).toBe(200);
 		expect(done.body).toEqual({ ragId, deleted: true });
-		expectError(await api(sb, 'DELETE', `/rag/collections/${ragId}`), 404, 'NOT_FOUND');
+		expectError(await api(fx.sandbox, 'DELETE', `/rag/collections/${ragId}`), 404, 'NOT_FOUND');
 	});
 
 	it('at most one collection per assistant: attaching another replaces it', async () => {
 		const first = await newCollection('First');
 		const second = await newCollection('Second');
 		const a = assistantId('Survey Caller');
-		await api(sb, 'PATCH', `/assistants/${a}/runtime/rag`, { body: { ragId: first } });
-		const res = await api(sb, 'PATCH', `/assistants/${a}/runtime/rag`, { body: { ragId: second } });
+		await api(fx.sandbox, 'PATCH', `/assistants/${a}/runtime/rag`, { body: { ragId: first } });
+		const res = await api(fx.sandbox, 'PATCH', `/assistants/${a}/runtime/rag`, { body: { ragId: second } });
 		expect(res.body).toEqual({ assistantId: a, ragId: second });
-		expect(sb.state.ragAttachments.get(a)).toBe(second);
-		expect((await api(sb, 'DELETE', `/rag/collections/${first}`)).status).toBe(200);
-		expect((await api(sb, 'GET', `/assistants/${a}`)).body.ragId).toBe(second);
+		expect(fx.sandbox.state.ragAttachments.get(a)).toBe(second);
+		expect((await api(fx.sandbox, 'DELETE', `/rag/collections/${first}`)).status).toBe(200);
+		expect((await api(fx.sandbox, 'GET', `/assistants/${a}`)).body.ragId).toBe(second);
 	});
 
 	it.each([
@@ -89,19 +81,19 @@ describe('collections', () => {
 		[{ ragId: 'rag_DoesNotExist1' }, 404, 'NOT_FOUND', 'ragId'],
 	])('attach rejects %j with %i %s', async (body, status, code, field) => {
 		const a = assistantId('Survey Caller');
-		expectError(await api(sb, 'PATCH', `/assistants/${a}/runtime/rag`, { body }), status, code, field);
-		expect(sb.state.ragAttachments.has(a)).toBe(false);
+		expectError(await api(fx.sandbox, 'PATCH', `/assistants/${a}/runtime/rag`, { body }), status, code, field);
+		expect(fx.sandbox.state.ragAttachments.has(a)).toBe(false);
 	});
 
 	it('attach to an unknown assistant: 404', async () => {
 		const ragId = await newCollection();
-		expectError(await api(sb, 'PATCH', '/assistants/asst_nope/runtime/rag', { body: { ragId } }), 404, 'NOT_FOUND');
+		expectError(await api(fx.sandbox, 'PATCH', '/assistants/asst_nope/runtime/rag', { body: { ragId } }), 404, 'NOT_FOUND');
 	});
 });
 
 describe('estimate', () => {
 	it('computes bytes, chunks and the allowance', async () => {
-		const res = await api(sb, 'POST', '/rag/documents/estimate', {
+		const res = await api(fx.sandbox, 'POST', '/rag/documents/estimate', {
 			body: { chunkSize: 1000, files: [{ fileName: 'a.pdf', sizeBytes: 2500 }, { fileName: 'b.TXT', sizeBytes: 1000 }, { fileName: 'c.csv', sizeBytes: 0 }] },
 		});
 		expect(res.status).toBe(200);
@@ -114,7 +106,7 @@ describe('estimate', () => {
 			remainingBytes: ALLOWANCE - SEEDED_BYTES,
 			fitsAllowance: true,
 		});
-		const big = await api(sb, 'POST', '/rag/documents/estimate', { body: { files: [{ fileName: 'big.pdf', sizeBytes: ALLOWANCE }] } });
+		const big = await api(fx.sandbox, 'POST', '/rag/documents/estimate', { body: { files: [{ fileName: 'big.pdf', sizeBytes: ALLOWANCE }] } });
 		expect(big.body).toMatchObject({ chunkSize: 5000, estimatedChunks: ALLOWANCE / 5000, fitsAllowance: false });
 	});
 
@@ -129,7 +121,7 @@ describe('estimate', () => {
 		[{ ragId: 'x', files: [{ fileName: 'a.pdf', sizeBytes: 1 }] }, 400, 'VALIDATION_ERROR', 'ragId'],
 		[{ ragId: 'rag_missing', files: [{ fileName: 'a.pdf', sizeBytes: 1 }] }, 404, 'NOT_FOUND', 'ragId'],
 	])('rejects %j with %i %s', async (body, status, code, field) => {
-		expectError(await api(sb, 'POST', '/rag/documents/estimate', { body }), status, code, field);
+		expectError(await api(fx.sandbox, 'POST', '/rag/documents/estimate', { body }), status, code, field);
 	});
 });
 
@@ -137,7 +129,7 @@ describe('upload', () => {
 	it('accepts every allowed extension, case-insensitive: 202 queued', async () => {
 		const ragId = await newCollection();
 		const names = ['a.pdf', 'b.txt', 'c.doc', 'd.docx', 'e.csv', 'f.xls', 'g.XLSX', 'h.PDF'];
-		const res = await upload(sb, ragId, [...names.map((n) => file(n, 10)), { name: 'chunkSize', value: '800' }]);
+		const res = await upload(fx.sandbox, ragId, [...names.map((n) => file(n, 10)), { name: 'chunkSize', value: '800' }]);
 		expect(res.status).toBe(202);
 		expect(res.body).toEqual({
 			uploadId: expect.stringMatching(/^upl_[A-Za-z0-9]{16}$/),
@@ -146,77 +138,77 @@ describe('upload', () => {
 			chunkSize: 800,
 			documents: names.map((fileName) => ({ documentId: expect.stringMatching(/^doc_[A-Za-z0-9]{16}$/), fileName, sizeBytes: 10, status: 'queued' })),
 		});
-		const docs = await api(sb, 'GET', `/rag/collections/${ragId}/documents`);
+		const docs = await api(fx.sandbox, 'GET', `/rag/collections/${ragId}/documents`);
 		expect(docs.body.map((d: { fileName: string; chunkSize: number; uploadId: string }) => [d.fileName, d.chunkSize, d.uploadId])).toEqual(
 			names.map((n) => [n, 800, res.body.uploadId]),
 		);
-		expect((await api(sb, 'GET', `/rag/collections/${ragId}`)).body).toMatchObject({ documentCount: 8, sizeBytes: 80 });
+		expect((await api(fx.sandbox, 'GET', `/rag/collections/${ragId}`)).body).toMatchObject({ documentCount: 8, sizeBytes: 80 });
 	});
 
 	it('defaults chunkSize to 5000', async () => {
 		const ragId = await newCollection();
-		const res = await upload(sb, ragId, [file('a.txt', 5)]);
+		const res = await upload(fx.sandbox, ragId, [file('a.txt', 5)]);
 		expect(res.body.chunkSize).toBe(5000);
 	});
 
 	it.each(['.exe', '.png', '.pdf.zip', '', '.md'])('rejects extension "%s" with 400 UNSUPPORTED_FILE_TYPE', async (ext) => {
 		const ragId = await newCollection();
-		const res = await upload(sb, ragId, [file('ok.pdf', 5), file(`bad${ext}`, 5)]);
+		const res = await upload(fx.sandbox, ragId, [file('ok.pdf', 5), file(`bad${ext}`, 5)]);
 		expectError(res, 400, 'UNSUPPORTED_FILE_TYPE', 'files');
 		expect(res.body.error.details.fileName).toBe(`bad${ext}`);
-		expect(sb.state.collections.get(ragId)?.documents.length).toBe(0);
+		expect(fx.sandbox.state.collections.get(ragId)?.documents.length).toBe(0);
 	});
 
 	it.each(['499', '10001', 'abc', '1e3', '', '600.5'])('rejects chunkSize "%s"', async (chunk) => {
 		const ragId = await newCollection();
-		expectError(await upload(sb, ragId, [file('a.pdf', 5), { name: 'chunkSize', value: chunk }]), 400, 'VALIDATION_ERROR', 'chunkSize');
+		expectError(await upload(fx.sandbox, ragId, [file('a.pdf', 5), { name: 'chunkSize', value: chunk }]), 400, 'VALIDATION_ERROR', 'chunkSize');
 	});
 
 	it.each(['500', '10000'])('accepts chunkSize %s (bounds)', async (chunk) => {
 		const ragId = await newCollection();
-		const res = await upload(sb, ragId, [file('a.pdf', 5), { name: 'chunkSize', value: chunk }]);
+		const res = await upload(fx.sandbox, ragId, [file('a.pdf', 5), { name: 'chunkSize', value: chunk }]);
 		expect(res.status).toBe(202);
 		expect(res.body.chunkSize).toBe(Number(chunk));
 	});
 
 	it('rejects a body without file parts, a text "files" part, and JSON', async () => {
 		const ragId = await newCollection();
-		expectError(await upload(sb, ragId, [{ name: 'chunkSize', value: '1000' }]), 400, 'VALIDATION_ERROR', 'files');
-		expectError(await upload(sb, ragId, [{ name: 'files', value: 'not a file' }]), 400, 'VALIDATION_ERROR', 'files');
-		expectError(await api(sb, 'POST', `/rag/collections/${ragId}/documents`, { body: { files: [] } }), 400, 'VALIDATION_ERROR', 'body');
+		expectError(await upload(fx.sandbox, ragId, [{ name: 'chunkSize', value: '1000' }]), 400, 'VALIDATION_ERROR', 'files');
+		expectError(await upload(fx.sandbox, ragId, [{ name: 'files', value: 'not a file' }]), 400, 'VALIDATION_ERROR', 'files');
+		expectError(await api(fx.sandbox, 'POST', `/rag/collections/${ragId}/documents`, { body: { files: [] } }), 400, 'VALIDATION_ERROR', 'body');
 	});
 
 	it('404 for an unknown collection', async () => {
-		expectError(await upload(sb, 'rag_unknown', [file('a.pdf', 5)]), 404, 'NOT_FOUND');
+		expectError(await upload(fx.sandbox, 'rag_unknown', [file('a.pdf', 5)]), 404, 'NOT_FOUND');
 	});
 
 	it('enforces the per-account allowance across collections: 413 STORAGE_ALLOWANCE_EXCEEDED', async () => {
 		const one = await newCollection('One');
 		const two = await newCollection('Two');
 		const room = ALLOWANCE - SEEDED_BYTES;
-		expect((await upload(sb, one, [file('a.pdf', room - 100)])).status).toBe(202);
-		const refused = await upload(sb, two, [file('b.pdf', 101)]);
+		expect((await upload(fx.sandbox, one, [file('a.pdf', room - 100)])).status).toBe(202);
+		const refused = await upload(fx.sandbox, two, [file('b.pdf', 101)]);
 		expectError(refused, 413, 'STORAGE_ALLOWANCE_EXCEEDED');
 		expect(refused.body.error.details).toEqual({ usedBytes: ALLOWANCE - 100, requestedBytes: 101, allowanceBytes: ALLOWANCE });
-		expect((await upload(sb, two, [file('c.pdf', 100)])).status).toBe(202);
-		expect(sb.state.usedStorageBytes).toBe(ALLOWANCE);
+		expect((await upload(fx.sandbox, two, [file('c.pdf', 100)])).status).toBe(202);
+		expect(fx.sandbox.state.usedStorageBytes).toBe(ALLOWANCE);
 		// Deleting a collection frees its bytes.
-		expect((await api(sb, 'DELETE', `/rag/collections/${one}`)).status).toBe(200);
-		expect(sb.state.usedStorageBytes).toBe(ALLOWANCE - (room - 100));
+		expect((await api(fx.sandbox, 'DELETE', `/rag/collections/${one}`)).status).toBe(200);
+		expect(fx.sandbox.state.usedStorageBytes).toBe(ALLOWANCE - (room - 100));
 	});
 
 	it('413 for a request body larger than the allowance plus overhead', async () => {
 		const ragId = await newCollection();
-		const res = await upload(sb, ragId, [file('huge.pdf', ALLOWANCE + 1024 * 1024 + 10)]);
+		const res = await upload(fx.sandbox, ragId, [file('huge.pdf', ALLOWANCE + 1024 * 1024 + 10)]);
 		expectError(res, 413, 'PAYLOAD_TOO_LARGE');
-		expect(sb.journal[sb.journal.length - 1]).toMatchObject({ status: 413, body: '[body too large]' });
+		expect(fx.sandbox.journal[fx.sandbox.journal.length - 1]).toMatchObject({ status: 413, body: '[body too large]' });
 	});
 
 	it('progress moves on the manual clock: queued → processing (rising) → completed', async () => {
 		const ragId = await newCollection();
-		const res = await upload(sb, ragId, [file('a.pdf', 10 * 1024), file('b.txt', 10 * 1024)]);
+		const res = await upload(fx.sandbox, ragId, [file('a.pdf', 10 * 1024), file('b.txt', 10 * 1024)]);
 		const id = res.body.uploadId;
-		const read = async () => (await api(sb, 'GET', `/rag/uploads/${id}`)).body;
+		const read = async () => (await api(fx.sandbox, 'GET', `/rag/uploads/${id}`)).body;
 		const first = await read();
 		expect(first).toEqual({
 			uploadId: id,
@@ -229,45 +221,45 @@ describe('upload', () => {
 			],
 			error: null,
 		});
-		await sb.clock.advance(199);
+		await fx.sandbox.clock.advance(199);
 		expect((await read()).status).toBe('queued');
-		await sb.clock.advance(1);
+		await fx.sandbox.clock.advance(1);
 		const started = await read();
 		expect([started.status, started.progress]).toEqual(['processing', 1]);
 		expect(started.documents.map((d: { status: string }) => d.status)).toEqual(['processing', 'processing']);
 		// processing lasts 1000 ms + 1 ms per KB (20 KB) = 1020 ms
-		await sb.clock.advance(510);
+		await fx.sandbox.clock.advance(510);
 		expect(await read()).toMatchObject({ status: 'processing', progress: 50 });
-		await sb.clock.advance(509);
+		await fx.sandbox.clock.advance(509);
 		expect(await read()).toMatchObject({ status: 'processing', progress: 99 });
-		await sb.clock.advance(1);
+		await fx.sandbox.clock.advance(1);
 		const done = await read();
 		expect([done.status, done.progress, done.error]).toEqual(['completed', 100, null]);
 		expect(done.documents.map((d: { status: string }) => d.status)).toEqual(['completed', 'completed']);
-		const docs = await api(sb, 'GET', `/rag/collections/${ragId}/documents?limit=1`);
+		const docs = await api(fx.sandbox, 'GET', `/rag/collections/${ragId}/documents?limit=1`);
 		expect(docs.body.data[0].status).toBe('completed');
 		expect(docs.body.meta).toMatchObject({ totalCount: 2, hasMore: true });
 	});
 
 	it('a file whose name contains "corrupt" fails; its bytes are released', async () => {
 		const ragId = await newCollection();
-		const res = await upload(sb, ragId, [file('good.pdf', 1000), file('Corrupt-scan.pdf', 2000)]);
-		expect(sb.state.usedStorageBytes).toBe(SEEDED_BYTES + 3000);
-		await sb.clock.advance(5000);
-		const done = (await api(sb, 'GET', `/rag/uploads/${res.body.uploadId}`)).body;
+		const res = await upload(fx.sandbox, ragId, [file('good.pdf', 1000), file('Corrupt-scan.pdf', 2000)]);
+		expect(fx.sandbox.state.usedStorageBytes).toBe(SEEDED_BYTES + 3000);
+		await fx.sandbox.clock.advance(5000);
+		const done = (await api(fx.sandbox, 'GET', `/rag/uploads/${res.body.uploadId}`)).body;
 		expect(done.status).toBe('failed');
 		expect(done.progress).toBe(100);
 		expect(done.error).toBe('Could not extract text from: Corrupt-scan.pdf');
 		expect(done.documents.map((d: { status: string }) => d.status)).toEqual(['completed', 'failed']);
-		expect(sb.state.usedStorageBytes).toBe(SEEDED_BYTES + 1000);
-		expect((await api(sb, 'GET', `/rag/collections/${ragId}`)).body).toMatchObject({ documentCount: 2, sizeBytes: 1000 });
+		expect(fx.sandbox.state.usedStorageBytes).toBe(SEEDED_BYTES + 1000);
+		expect((await api(fx.sandbox, 'GET', `/rag/collections/${ragId}`)).body).toMatchObject({ documentCount: 2, sizeBytes: 1000 });
 	});
 
 	it('GET /rag/uploads/{id}: 404 for an unknown upload', async () => {
-		expectError(await api(sb, 'GET', '/rag/uploads/upl_nope'), 404, 'NOT_FOUND');
+		expectError(await api(fx.sandbox, 'GET', '/rag/uploads/upl_nope'), 404, 'NOT_FOUND');
 	});
 
 	it('documents of an unknown collection: 404', async () => {
-		expectError(await api(sb, 'GET', '/rag/collections/rag_nope/documents'), 404, 'NOT_FOUND');
+		expectError(await api(fx.sandbox, 'GET', '/rag/collections/rag_nope/documents'), 404, 'NOT_FOUND');
 	});
 });

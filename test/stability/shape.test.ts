@@ -67,7 +67,7 @@ describe('the action node has one shape', () => {
 				const owners = files.filter((file) => file.execute === module.operations[value]).map((owner) => owner.file);
 				expect({ folder, value, owners }).toEqual({ folder, value, owners: [expect.any(String)] });
 				const owner = files.find((file) => file.file === owners[0])!;
-				expect(Array.isArray(owner.description)).toBe(true);
+				expect({ file: owner.file, description: owner.description }).toEqual({ file: owner.file, description: expect.any(Array) });
 				for (const property of owner.description ?? []) expect(module.properties).toContain(property);
 			}
 		}

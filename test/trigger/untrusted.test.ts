@@ -1,5 +1,5 @@
 /**
- * The trigger takes input from the platform, which may be hostile or a proxy gone wrong (issue 12):
+ * The trigger takes input from the platform, which may be hostile or a proxy gone wrong:
  * bodies nested deeper than MAX_JSON_DEPTH are refused, the secret or header value echoed back never
  * reaches the output, and repeated deliveries can be ignored on request.
  */

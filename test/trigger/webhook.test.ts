@@ -107,7 +107,7 @@ describe('Call Result', () => {
 			receivedAt: expect.any(String),
 			body,
 		});
-		expect(Number.isNaN(Date.parse(String(item.json.receivedAt)))).toBe(false);
+		expect({ receivedAt: item.json.receivedAt, parsed: Date.parse(String(item.json.receivedAt)) }).not.toMatchObject({ parsed: NaN });
 		expect(JSON.stringify(trigger.starts.map((s) => s.items))).not.toContain(secret);
 	});
 

@@ -1,6 +1,9 @@
 /**
- * The six defects of issue 12, one focused test each (the table-driven suite beside this file runs
- * every operation against every misbehaviour). Each of these failed on the code before its fix.
+ * One focused test for each guarantee the node keeps against a misbehaving platform (the table-driven
+ * suite beside this file, platform-misbehaves.test.ts, runs every operation against every misbehaviour):
+ * a redirect is an error and carries no key to another origin; keys the platform echoes are redacted;
+ * Additional Fields (JSON) cannot bypass the checks; a 2xx without an internal_id is never a placed call;
+ * Timeout bounds the whole answer; ids that are dot segments are refused; runaway lists stop.
  */
 import type { IDataObject } from 'n8n-workflow';
 
@@ -59,7 +62,7 @@ const placeCall = (extra: IDataObject = {}): IDataObject => ({
 });
 const posts = () => fx.hostile.requests.filter((r) => r.method === 'POST');
 
-describe('1. a redirect is an error, and no key reaches another origin', () => {
+describe('a redirect is an error, and no key reaches another origin', () => {
 	test.each([301, 302, 303, 307, 308])('Place Call answered %i: nothing reaches the foreign origin', async (status) => {
 		fx.hostile.rule({ method: 'POST', path: '/webhook/outbound_call', behave: { kind: 'redirect', status: status as 307 } });
 		const { error, items } = await run(placeCall());
@@ -92,7 +95,7 @@ describe('1. a redirect is an error, and no key reaches another origin', () => {
 	});
 });
 
-describe('2. keys echoed by the platform are redacted everywhere', () => {
+describe('keys echoed by the platform are redacted everywhere', () => {
 	test('an error that echoes every header and the body: no key in message, description, errorResponse', async () => {
 		fx.hostile.rule({ method: 'POST', path: '/webhook/outbound_call', behave: { kind: 'echo', status: 400, depth: 6 } });
 		const { error } = await run(placeCall({ options: { assistantApiKeyOverride: prepared.overrideKey } }));
@@ -126,7 +129,7 @@ describe('2. keys echoed by the platform are redacted everywhere', () => {
 	});
 });
 
-describe('3. Additional Fields (JSON) cannot bypass the checks', () => {
+describe('Additional Fields (JSON) cannot bypass the checks', () => {
 	test.each([
 		['dst', '{"dst": "+0000 not a number"}'],
 		['callResultUrl', '{"callResultUrl": "javascript:alert(1)"}'],
@@ -157,7 +160,7 @@ describe('3. Additional Fields (JSON) cannot bypass the checks', () => {
 	});
 });
 
-describe('4. a 2xx without an internal_id is never a placed call', () => {
+describe('a 2xx without an internal_id is never a placed call', () => {
 	// The *Id variants: the same internal_id rule as the call-result post (nodes/shared/callResult.ts isInternalId).
 	test.each(['emptyObject', 'emptyBody', 'noContent', 'html', 'error200', 'roundedId', 'fractionalId', 'longId'] as const)('%s: outcome unknown', async (variant) => {
 		fx.hostile.rule({ method: 'POST', path: '/webhook/outbound_call', behave: { kind: 'nonAccept', variant } });
@@ -179,7 +182,7 @@ describe('4. a 2xx without an internal_id is never a placed call', () => {
 	});
 });
 
-describe('5. Timeout is a deadline for the whole answer', () => {
+describe('Timeout is a deadline for the whole answer', () => {
 	test('a read whose body trickles ends with the timeout error', async () => {
 		fx.hostile.rule({ method: 'GET', behave: { kind: 'trickle', intervalMs: 200 } });
 		const { error } = await run({
@@ -202,7 +205,7 @@ describe('5. Timeout is a deadline for the whole answer', () => {
 	});
 });
 
-describe('6. ids that are dot segments are refused before anything is sent', () => {
+describe('ids that are dot segments are refused before anything is sent', () => {
 	const rows: Array<[string, IDataObject, string]> = [
 		['Assistant → Delete', { resource: 'assistant', operation: 'delete', assistantId: byId('.') }, 'Assistant'],
 		['Assistant → Delete', { resource: 'assistant', operation: 'delete', assistantId: byId('..') }, 'Assistant'],
@@ -219,7 +222,7 @@ describe('6. ids that are dot segments are refused before anything is sent', () 
 	});
 });
 
-describe('decided with the defects', () => {
+describe('Retry On Fail, Continue On Fail and URLs in the output: nothing is said placed that was not, no token is shown', () => {
 	test('Retry On Fail with Continue On Fail: every item says that nothing was placed', async () => {
 		const { error, items } = await run(placeCall(), {
 			items: [{ json: { n: 1 } }, { json: { n: 2 } }],
@@ -295,7 +298,7 @@ describe('runaway lists stop with a clear error', () => {
 		expect(gets()).toHaveLength(1000);
 	});
 
-	test('9 empty pages then one item, again and again, no longer slips past the empty-page guard', async () => {
+	test('9 empty pages then one item, again and again, does not slip past the empty-page guard', async () => {
 		for (let cycle = 0; cycle < 3; cycle++) {
 			fx.hostile.rule([
 				{ method: 'GET', behave: { kind: 'endlessList', perPage: 0, totalCount: 1e12 }, times: 9 },
