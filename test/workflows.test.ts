@@ -92,7 +92,7 @@ describe('the GitHub workflows', () => {
 		const laptop = guard({});
 		expect({ status: laptop.status, stderr: laptop.stderr.trim() }).toEqual({
 			status: 1,
-			stderr: 'Releases are published by .github/workflows/publish.yml, with provenance: push a v<version> tag (docs/development.md)',
+			stderr: 'Releases are published by .github/workflows/publish.yml, with provenance: push a version tag such as v1.2.3 (docs/development.md)',
 		});
 		expect(guard({ RELEASE_FROM_WORKFLOW: 'true' }).status).toBe(0);
 	});
