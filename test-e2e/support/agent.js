@@ -10,7 +10,9 @@ const { NODE_TYPE, assistantPlatformNode, manualTrigger } = require('./workflows
 
 const TOOL_TYPE = `${NODE_TYPE}Tool`;
 const AGENT_TYPE = '@n8n/n8n-nodes-langchain.agent';
-const AGENT_VERSION = 3.1;
+const N8N_MAJOR = Number(require(path.join(toolPaths.nodeModules, 'n8n', 'package.json')).version.split('.')[0]);
+// The AI Agent's newest version on the n8n under test: 3.1 on n8n 2.x; n8n 1.x has 3.
+const AGENT_VERSION = N8N_MAJOR >= 2 ? 3.1 : 3;
 const MODEL_TYPE = '@n8n/n8n-nodes-langchain.lmChatOpenAi';
 const MODEL_VERSION = 1.3;
 const OPENAI_CREDENTIAL_TYPE = 'openAiApi';
@@ -88,6 +90,9 @@ function agentWorkflow(name, { prompt, tools, modelCredential, items, agentOptio
 	connections[MODEL] = { ai_languageModel: [[{ node: AGENT, type: 'ai_languageModel', index: 0 }]] };
 	tools.forEach((tool, i) => {
 		tool.position = [500 + i * 160, 240];
+		// n8n 2.x hands a tool's error to the model by default; n8n 1.x ends the whole run instead, unless the
+		// tool's Settings > On Error is Continue: what the README tells n8n 1.x users to set.
+		if (N8N_MAJOR < 2) tool.onError ??= 'continueRegularOutput';
 		nodes.push(tool);
 		connections[tool.name] = { ai_tool: [[{ node: AGENT, type: 'ai_tool', index: 0 }]] };
 	});
