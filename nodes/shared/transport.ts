@@ -198,12 +198,8 @@ async function loadEndpoint(ctx: RequestContext, credential: CredentialName): Pr
 			description: `Fix it in the ${CREDENTIAL_LABEL[credential]} credential. Nothing was sent.`,
 		});
 	}
-	let origin = '';
-	try {
-		origin = new URL(base).origin;
-	} catch {
-		throw invalid(ctx.getNode(), `${CREDENTIAL_LABEL[credential]} credential`, `its base URL must be an http:// or https:// URL`);
-	}
+	// `authenticate` refused a base URL that is not an http(s) URL above: this parses.
+	const origin = new URL(base).origin;
 	const secretFields = credential === PORTAL_CREDENTIAL ? ['portalApiKey'] : ['outboundApiKey', 'assistantApiKey'];
 	return {
 		baseURL: base,
