@@ -20,25 +20,12 @@ const KEY = 'e2e-untrusted-answers-key-5d1c';
 /** `{"padding":"xxx…"}` of `bytes` bytes, produced as it is read. */
 function paddedJson(bytes) {
 	const pad = Buffer.alloc(64 * 1024, 'x');
-	let remaining = bytes - '{"padding":""}'.length;
-	let step = 0;
-	return new Readable({
-		read() {
-			if (step === 0) {
-				step = 1;
-				this.push('{"padding":"');
-			} else if (remaining > 0) {
-				const n = Math.min(remaining, pad.length);
-				remaining -= n;
-				this.push(n === pad.length ? pad : pad.subarray(0, n));
-			} else if (step === 1) {
-				step = 2;
-				this.push('"}');
-			} else {
-				this.push(null);
-			}
-		},
-	});
+	function* chunks() {
+		yield '{"padding":"';
+		for (let left = bytes - '{"padding":""}'.length; left > 0; left -= pad.length) yield left >= pad.length ? pad : pad.subarray(0, left);
+		yield '"}';
+	}
+	return Readable.from(chunks(), { objectMode: false });
 }
 
 const COMPRESSORS = {

@@ -258,25 +258,14 @@ function oversizeBodyLength(bytes: number, id: string, limit: number): number {
 /** The oversize JSON, produced as it is read. */
 function oversizeBody(bytes: number, id: string, limit: number): Readable {
 	const { head, padding, tail } = oversizeParts(bytes, id, limit);
-	let remaining = padding;
-	let step = 0;
-	return new Readable({
-		read() {
-			if (step === 0) {
-				step = 1;
-				this.push(head);
-			} else if (remaining > 0) {
-				const n = Math.min(remaining, PAD.length);
-				remaining -= n;
-				this.push(n === PAD.length ? PAD : PAD.subarray(0, n));
-			} else if (step === 1) {
-				step = 2;
-				this.push(tail);
-			} else {
-				this.push(null);
-			}
-		},
-	});
+	return Readable.from(padded(head, padding, tail), { objectMode: false });
+}
+
+/** `head`, `padding` bytes of PAD, `tail`: one chunk at a time, as the reader asks for them. */
+function* padded(head: Buffer, padding: number, tail: Buffer): Generator<Buffer> {
+	yield head;
+	for (let left = padding; left > 0; left -= PAD.length) yield left >= PAD.length ? PAD : PAD.subarray(0, left);
+	yield tail;
 }
 
 type Encoding = 'identity' | 'gzip' | 'br' | 'deflate';
