@@ -131,7 +131,7 @@ export function readPlacement(
 	);
 
 	for (const key of Object.keys(extra)) {
-		if (key in OWN_FIELDS) {
+		if (Object.hasOwn(OWN_FIELDS, key)) {
 			throw invalid(
 				node,
 				'Additional Fields (JSON)',

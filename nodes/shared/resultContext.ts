@@ -72,7 +72,7 @@ export function readResultContext(node: INode, raw: unknown, attempt: number, it
 			);
 		}
 		if (RESERVED.has(name)) throw invalid(node, field, `must not name a field "${name}": set Campaign > Attempt instead`, itemIndex);
-		if (name in context) throw invalid(node, field, `names "${name}" twice`, itemIndex);
+		if (Object.hasOwn(context, name)) throw invalid(node, field, `names "${name}" twice`, itemIndex);
 		const value = entry.value;
 		let text: string;
 		if (typeof value === 'string') text = value;
@@ -156,7 +156,7 @@ export function parseContextQuery(query: string): ParsedContext {
 			continue;
 		}
 		const name = key.slice(CONTEXT_PREFIX.length);
-		if (!NAME.test(name) || RESERVED.has(name) || name in context) return { ok: false, reason: `context parameter "${key}" is not allowed` };
+		if (!NAME.test(name) || RESERVED.has(name) || Object.hasOwn(context, name)) return { ok: false, reason: `context parameter "${key}" is not allowed` };
 		if (value.length > MAX_CONTEXT_VALUE_LENGTH || hasForbiddenCharacter(value)) {
 			return { ok: false, reason: `context parameter "${key}" is too long or has a control character` };
 		}

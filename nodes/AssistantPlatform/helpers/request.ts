@@ -52,7 +52,7 @@ export function withAdditionalFields(scope: ItemScope, body: IDataObject): IData
 	const extra = parseJsonObject(node, label, scope.getNodeParameter('additionalFieldsJson', ''), scope.getItemIndex());
 	if (Object.keys(extra).length === 0) return body;
 	for (const [key, value] of Object.entries(extra)) {
-		if (!(key in body) || body[key] === undefined || body[key] === null) continue;
+		if (!Object.hasOwn(body, key) || body[key] === undefined || body[key] === null) continue;
 		const own = body[key];
 		const blank = typeof value === 'string' && value.trim() === '' && typeof own === 'string' && own.trim() !== '';
 		if (kindOf(value) !== kindOf(own) || blank) {

@@ -75,7 +75,7 @@ function readQuery(scope: ItemScope, paginate: boolean): IDataObject {
 		if (name === '') {
 			throw invalid(node, 'Query Parameters', 'every parameter needs a name', itemIndex);
 		}
-		if (Object.prototype.hasOwnProperty.call(qs, name)) {
+		if (Object.hasOwn(qs, name)) {
 			throw invalid(node, 'Query Parameters', `the parameter "${name}" is set twice`, itemIndex);
 		}
 		if (paginate && PAGINATION_QUERY.includes(name)) {
