@@ -29,6 +29,8 @@ import { recordProduced } from './secretsGuard';
 export const TOOL_TYPE = `${NODE_TYPE}Tool`;
 const AGENT_TYPE = 'test.agent';
 const AGENT = 'Agent';
+const MODEL_TYPE = 'test.model';
+const MODEL = 'Model';
 
 /**
  * The tool variant of a node, as n8n 2.41 builds it for a node with `usableAsTool` (convertNodeToAiTool in n8n's
@@ -137,6 +139,22 @@ class ScriptedAgent implements INodeType {
 }
 registerNodeType(AGENT_TYPE, new ScriptedAgent());
 
+/** A language model sub-node: attached to the agent as n8n's agents have one (the scripted agent never asks it). */
+class ModelNode implements INodeType {
+	description = {
+		displayName: 'Test Model',
+		name: MODEL_TYPE,
+		group: ['transform'],
+		version: 1,
+		description: 'A model the scripted agent is attached to',
+		defaults: { name: MODEL },
+		inputs: [],
+		outputs: [NodeConnectionTypes.AiLanguageModel],
+		properties: [],
+	} as unknown as INodeTypeDescription;
+}
+registerNodeType(MODEL_TYPE, new ModelNode());
+
 export interface AgentRunOptions {
 	/** Tool nodes: their names and parameters (as the editor stores them: defaults left out). */
 	tools: Array<{ name: string; parameters: IDataObject; settings?: Partial<INode> }>;
@@ -145,6 +163,13 @@ export interface AgentRunOptions {
 	credentials: Record<string, ICredentialDataDecryptedObject>;
 	/** Input items of the agent (default one empty item). */
 	items?: INodeExecutionData[];
+	/**
+	 * Without a language model attached, the calling node is not an agent (as an MCP Server Trigger, which runs the
+	 * tools an MCP client calls): the tool cannot name an agent run.
+	 */
+	withoutModel?: boolean;
+	/** The workflow's id (default agent-workflow): a durable limit counts per workflow id. */
+	workflowId?: string;
 }
 
 export interface AgentRunResult {
@@ -180,10 +205,14 @@ export async function runAgent(options: AgentRunOptions): Promise<AgentRunResult
 		Input: { main: [[{ node: AGENT, type: 'main', index: 0 }]] },
 	};
 	for (const tool of tools) connections[tool.name] = { ai_tool: [[{ node: AGENT, type: 'ai_tool', index: 0 }]] };
+	const model: INode[] = options.withoutModel
+		? []
+		: [{ id: 'model', name: MODEL, type: MODEL_TYPE, typeVersion: 1, position: [200, 400], parameters: {} }];
+	if (!options.withoutModel) connections[MODEL] = { ai_languageModel: [[{ node: AGENT, type: 'ai_languageModel', index: 0 }]] };
 	const workflow = new Workflow({
-		id: 'agent-workflow',
+		id: options.workflowId ?? 'agent-workflow',
 		name: 'Agent',
-		nodes: [input, agent, ...tools],
+		nodes: [input, agent, ...tools, ...model],
 		connections,
 		active: false,
 		nodeTypes,

@@ -25,6 +25,7 @@ import { LoggerProxy, NodeHelpers } from 'n8n-workflow';
 import { Container } from '@n8n/di';
 
 import { recordLog, recordProduced } from './secretsGuard';
+import { AssistantPlatformN8nApi } from '../../credentials/AssistantPlatformN8nApi.credentials';
 import { AssistantPlatformOutboundApi } from '../../credentials/AssistantPlatformOutboundApi.credentials';
 import { AssistantPlatformPortalApi } from '../../credentials/AssistantPlatformPortalApi.credentials';
 import { AssistantPlatform } from '../../nodes/AssistantPlatform/AssistantPlatform.node';
@@ -66,6 +67,7 @@ export { INPUT_TYPE };
 export const credentialTypes: Record<string, ICredentialType> = {
 	assistantPlatformPortalApi: new AssistantPlatformPortalApi(),
 	assistantPlatformOutboundApi: new AssistantPlatformOutboundApi(),
+	assistantPlatformN8nApi: new AssistantPlatformN8nApi(),
 };
 
 const nodeTypesByName: Record<string, INodeType> = {

@@ -1,0 +1,172 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
+
+import { registerSecret } from './secretsGuard';
+
+/*
+ * n8n's public API for data tables, as much of it as the nodes use (/data-tables: list, create; rows: list, insert,
+ * conditional update), in memory on 127.0.0.1, for engine tests. Each request is applied whole before the next
+ * (as n8n's database applies one UPDATE … WHERE), so a conditional update has one winner. `gate` holds every
+ * conditional update until released: tests use it to make several writers read the same version first. The real
+ * n8n (SQLite, and Postgres on queue mode) is what the end-to-end suites run against.
+ */
+
+type Value = string | number | boolean | null;
+type Row = Record<string, Value> & { id: number };
+interface Filter {
+	type?: 'and' | 'or';
+	filters: Array<{ columnName: string; condition: string; value: Value }>;
+}
+interface Table {
+	id: string;
+	name: string;
+	columns: Array<{ name: string; type: string }>;
+	rows: Row[];
+	createdAt: string;
+}
+
+export interface N8nDataTables {
+	url: string;
+	credentials: ICredentialDataDecryptedObject;
+	tables: Table[];
+	/** Every request, in order: method and path. */
+	requests: Array<{ method: string; path: string }>;
+	/** Holds conditional updates until `open()`; `waiting()` counts those held. */
+	gate: { close(): void; open(): void; waiting(): number };
+	/** Answers every request with this status until cleared (a broken n8n API). */
+	failWith(status: number | undefined): void;
+	reset(): void;
+	stop(): Promise<void>;
+}
+
+function matches(row: Row, filter: Filter | undefined): boolean {
+	if (!filter || filter.filters.length === 0) return true;
+	const test = ({ columnName, condition, value }: Filter['filters'][number]) => {
+		const cell = row[columnName];
+		switch (condition) {
+			case 'eq':
+				return cell === value;
+			case 'neq':
+				return cell !== value;
+			case 'gt':
+				return cell !== null && value !== null && cell > value;
+			case 'gte':
+				return cell !== null && value !== null && cell >= value;
+			case 'lt':
+				return cell !== null && value !== null && cell < value;
+			case 'lte':
+				return cell !== null && value !== null && cell <= value;
+			default:
+				throw new Error(`unsupported condition ${condition}`);
+		}
+	};
+	return filter.type === 'or' ? filter.filters.some(test) : filter.filters.every(test);
+}
+
+export async function startN8nDataTables(apiKey = 'n8n-api-key-for-tests-0123456789'): Promise<N8nDataTables> {
+	registerSecret(apiKey);
+	const tables: Table[] = [];
+	const requests: N8nDataTables['requests'] = [];
+	let nextRowId = 1;
+	let nextTableId = 1;
+	let failing: number | undefined;
+	let gateClosed = false;
+	let held: Array<() => void> = [];
+
+	const server = createServer((req, res) => {
+		const chunks: Buffer[] = [];
+		req.on('data', (chunk: Buffer) => chunks.push(chunk));
+		req.on('end', () => {
+			const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+			const path = url.pathname.replace(/^\/api\/v1/, '');
+			requests.push({ method: req.method ?? '', path });
+			const send = (status: number, body: unknown) => {
+				res.writeHead(status, { 'content-type': 'application/json' });
+				res.end(JSON.stringify(body));
+			};
+			if (req.headers['x-n8n-api-key'] !== apiKey) return send(401, { message: 'unauthorized' });
+			if (failing) return send(failing, { message: 'failing on purpose' });
+			const body = chunks.length > 0 ? (JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown>) : {};
+			const parts = path.split('/').filter(Boolean).map(decodeURIComponent);
+			if (parts[0] !== 'data-tables') return send(404, { message: 'not found' });
+			if (parts.length === 1 && req.method === 'GET') {
+				const filter = url.searchParams.get('filter');
+				const name = filter ? (JSON.parse(filter) as { name?: string }).name : undefined;
+				const data = tables.filter((t) => name === undefined || t.name.includes(name)).map(({ rows: _rows, ...t }) => t);
+				return send(200, { data, nextCursor: null });
+			}
+			if (parts.length === 1 && req.method === 'POST') {
+				const name = String(body.name);
+				if (tables.some((t) => t.name === name)) return send(409, { message: `Data table with name '${name}' already exists` });
+				const table: Table = {
+					id: `table-${nextTableId++}`,
+					name,
+					columns: (body.columns as Table['columns']).map(({ name: column, type }) => ({ name: column, type })),
+					rows: [],
+					createdAt: new Date().toISOString(),
+				};
+				tables.push(table);
+				const { rows: _rows, ...answer } = table;
+				return send(200, answer);
+			}
+			const table = tables.find((t) => t.id === parts[1]);
+			if (!table) return send(404, { message: 'Data table not found' });
+			if (parts[2] !== 'rows') return send(404, { message: 'not found' });
+			if (parts.length === 3 && req.method === 'GET') {
+				const filter = url.searchParams.get('filter');
+				const limit = Number(url.searchParams.get('limit') ?? 100);
+				const data = table.rows.filter((row) => matches(row, filter ? (JSON.parse(filter) as Filter) : undefined)).slice(0, limit);
+				return send(200, { data: data.map((row) => ({ ...row })), nextCursor: null });
+			}
+			if (parts.length === 3 && req.method === 'POST') {
+				const inserted = (body.data as Array<Record<string, Value>>).map((data) => ({ ...data, id: nextRowId++ }) as Row);
+				table.rows.push(...inserted);
+				return send(200, inserted);
+			}
+			if (parts[3] === 'update' && req.method === 'PATCH') {
+				const apply = () => {
+					const updated = table.rows.filter((row) => matches(row, body.filter as Filter));
+					for (const row of updated) Object.assign(row, body.data as Record<string, Value>);
+					send(200, body.returnData ? updated.map((row) => ({ ...row })) : true);
+				};
+				if (gateClosed) held.push(apply);
+				else apply();
+				return;
+			}
+			return send(404, { message: 'not found' });
+		});
+	});
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1`;
+	return {
+		url,
+		credentials: { baseUrl: url, apiKey },
+		tables,
+		requests,
+		gate: {
+			close: () => {
+				gateClosed = true;
+			},
+			open: () => {
+				gateClosed = false;
+				const waiting = held;
+				held = [];
+				for (const apply of waiting) apply();
+			},
+			waiting: () => held.length,
+		},
+		failWith(status) {
+			failing = status;
+		},
+		reset() {
+			tables.length = 0;
+			requests.length = 0;
+			failing = undefined;
+			gateClosed = false;
+			held = [];
+		},
+		stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
+	};
+}

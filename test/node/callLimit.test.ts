@@ -1,0 +1,210 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import { AssistantPlatformCallAndWait } from '../../nodes/AssistantPlatformCallAndWait/AssistantPlatformCallAndWait.node';
+import { LIMIT_TABLE } from '../../nodes/shared/callLimit';
+import { runAgent } from '../harness/agent';
+import type { ToolCall } from '../harness/agent';
+import { registerNodeType, runNode } from '../harness/engine';
+import type { N8nDataTables } from '../harness/n8nDataTables';
+import { startN8nDataTables } from '../harness/n8nDataTables';
+import { useCallerAssistant, useSandbox } from '../harness/sandbox';
+
+/*
+ * Who may place how many calls, on every route an agent takes to Place Call:
+ * - Max Calls per Agent Run counts the calls of one AI agent run (the calling node is an agent: this tool and a
+ *   language model are attached to it). A tool called by anything else (an MCP Server Trigger runs each MCP tool
+ *   call as an execution of its own) cannot name an agent run: it refuses, rather than count per execution.
+ * - Limit Calls Across Executions counts in a data table of n8n (through n8n's API), across executions: each
+ *   place is taken by a conditional update only one writer wins, before the POST; a call the platform refused
+ *   gives its place back; an unknown outcome keeps it.
+ */
+
+const CALL_AND_WAIT_TYPE = 'test.limitedCallAndWait';
+registerNodeType(CALL_AND_WAIT_TYPE, new AssistantPlatformCallAndWait());
+
+const CALLER = '+390212345678';
+const PLACE_CALL = 'Place Call';
+const fx = useSandbox();
+useCallerAssistant(fx, CALLER);
+
+let store: N8nDataTables;
+beforeAll(async () => {
+	store = await startN8nDataTables();
+});
+afterAll(async () => {
+	await store.stop();
+});
+beforeEach(() => store.reset());
+
+const posts = () => fx.sandbox.journal.filter((e) => e.method === 'POST');
+const call = (dst: string): ToolCall => ({ tool: PLACE_CALL, input: { Destination_Number: dst } });
+const credentials = () => ({ ...fx.credentials, assistantPlatformN8nApi: store.credentials });
+const LIMIT = { limitCalls: true, callLimitMax: 1, callLimitWindow: 60 };
+const tool = (extra: IDataObject = {}) => ({
+	name: PLACE_CALL,
+	parameters: { resource: 'outboundCall', operation: 'placeCall', callerId: CALLER, ...extra },
+});
+const ledger = () => JSON.parse(String(store.tables.find((t) => t.name === LIMIT_TABLE)?.rows[0]?.ledger ?? '{}')) as Record<string, number[]>;
+
+async function place(parameters: IDataObject, options: { items?: number; batch?: number } = {}) {
+	return await runNode({
+		parameters: {
+			resource: 'outboundCall',
+			operation: 'placeCall',
+			callerId: CALLER,
+			dst: '={{ "+1415555010" + $itemIndex }}',
+			...(options.batch ? { requestOptions: { batching: { batch: { batchSize: options.batch, batchInterval: 0 } } } } : {}),
+			...parameters,
+		},
+		credentials: credentials(),
+		items: Array.from({ length: options.items ?? 1 }, () => ({ json: {} })),
+		continueOnFail: true,
+	});
+}
+
+describe('a tool called by something that is not an agent (an MCP Server Trigger): no agent run to count', () => {
+	test('Max Calls per Agent Run alone: refused before anything is sent, saying why and what to turn on', async () => {
+		const { results } = await runAgent({ credentials: fx.credentials, tools: [tool()], turns: [[call('+14155550101')]], withoutModel: true });
+		expect(posts()).toHaveLength(0);
+		expect(results[0].error).toBe(
+			'Not placed: Max Calls per Agent Run counts the calls of one AI Agent run, and this tool was not called by an AI Agent in this execution (called by "Agent", which has no language model), so the calls cannot be counted. No call was placed.',
+		);
+	});
+
+	test('with Limit Calls Across Executions (1): three tool calls at once place one; the others are told no call was placed', async () => {
+		const { results } = await runAgent({
+			credentials: credentials(),
+			tools: [tool(LIMIT)],
+			turns: [[call('+14155550101'), call('+14155550102'), call('+14155550103')]],
+			withoutModel: true,
+		});
+		expect(posts()).toHaveLength(1);
+		const refused = results.filter((r) => r.error);
+		expect(refused).toHaveLength(2);
+		for (const r of refused) expect(r.error).toMatch(/the most Limit Calls Across Executions allows \(1\)\. No call was placed\./);
+	});
+
+	test('the count holds across executions: three executions of the same workflow place one call in all', async () => {
+		for (const dst of ['+14155550101', '+14155550102', '+14155550103']) {
+			await runAgent({ credentials: credentials(), tools: [tool(LIMIT)], turns: [[call(dst)]], withoutModel: true, workflowId: 'mcp-workflow' });
+		}
+		expect(posts()).toHaveLength(1);
+		expect(Object.keys(ledger())).toEqual(['workflow:mcp-workflow']);
+	});
+
+	test('an agent run keeps its own cap as well: both hold', async () => {
+		const { results } = await runAgent({
+			credentials: credentials(),
+			tools: [tool({ ...LIMIT, callLimitMax: 5 })],
+			turns: [[call('+14155550101'), call('+14155550102')]],
+		});
+		expect(posts()).toHaveLength(1);
+		expect(results.filter((r) => r.error)[0].error).toMatch(/Max Calls per Agent Run/);
+	});
+});
+
+describe('Limit Calls Across Executions: a durable count, taken atomically before the POST', () => {
+	test('Max Calls 2, five items at once (Batching 5): two calls placed, three refused items, no error', async () => {
+		const { items, error } = await place({ ...LIMIT, callLimitMax: 2 }, { items: 5, batch: 5 });
+		expect(error).toBeUndefined();
+		expect(posts()).toHaveLength(2);
+		expect(items.filter((item) => item.json.internal_id !== undefined)).toHaveLength(2);
+		expect(items.filter((item) => /Limit Calls Across Executions/.test(String(item.json.error)))).toHaveLength(3);
+	});
+
+	test('five executions that all read the same count before writing: exactly Max Calls (2) places are taken', async () => {
+		store.gate.close();
+		const runs = Array.from({ length: 5 }, (_, i) => place({ ...LIMIT, callLimitMax: 2, dst: `+1415555020${i}` }));
+		// Every execution has read the count and sent its conditional update; then they are applied one by one.
+		for (let waited = 0; store.gate.waiting() < 5 && waited < 200; waited++) await new Promise((r) => setTimeout(r, 10));
+		expect(store.gate.waiting()).toBe(5);
+		store.gate.open();
+		await Promise.all(runs);
+		expect(posts()).toHaveLength(2);
+		expect(ledger()['workflow:test-workflow']).toHaveLength(2);
+	});
+
+	test('a call the platform refused (4xx) gives its place back; an unknown outcome (5xx) keeps it', async () => {
+		fx.sandbox.injectFault({ method: 'POST', path: '/webhook/outbound_call', kind: 'status', status: 400, times: 1 });
+		const first = await place(LIMIT);
+		expect(first.items[0].json.error).toMatch(/No call was placed/);
+		expect(ledger()).toEqual({});
+		fx.sandbox.injectFault({ method: 'POST', path: '/webhook/outbound_call', kind: 'status', status: 500, times: 1 });
+		const second = await place(LIMIT);
+		expect(second.items[0].json.error).toMatch(/may have been placed/);
+		const third = await place(LIMIT);
+		expect(third.items[0].json.error).toMatch(/Limit Calls Across Executions/);
+		expect(posts()).toHaveLength(2);
+	});
+
+	test('a place leaves the count when its window has passed', async () => {
+		await place(LIMIT);
+		const row = store.tables[0].rows[0];
+		row.ledger = JSON.stringify({ 'workflow:test-workflow': [Date.now() - 1] });
+		const again = await place(LIMIT);
+		expect(again.items[0].json.internal_id).toBeDefined();
+		expect(posts()).toHaveLength(2);
+	});
+
+	test('Count Per Outbound Credential: counted under the credential, across workflows', async () => {
+		await place({ ...LIMIT, callLimitPer: 'credential' });
+		const other = await runAgent({ credentials: credentials(), tools: [tool({ ...LIMIT, callLimitPer: 'credential' })], turns: [[call('+14155550109')]], workflowId: 'another' });
+		expect(other.results[0].error).toMatch(/Limit Calls Across Executions/);
+		expect(Object.keys(ledger())).toEqual(['credential:assistantPlatformOutboundApi-id']);
+	});
+
+	test('Count Per Calling Execution, in an execution no other workflow started: refused, nothing sent', async () => {
+		const { items, error } = await place({ ...LIMIT, callLimitPer: 'callingExecution' });
+		expect(error?.message ?? items[0]?.json.error).toMatch(/^Not placed: Count Per is Calling Execution, and this execution was not started by another workflow/);
+		expect(posts()).toHaveLength(0);
+	});
+
+	test.each([
+		['callLimitMax', 0, /^Invalid "Max Calls": must be a whole number from 1 to/],
+		['callLimitWindow', 0.5, /^Invalid "Per \(Minutes\)": must be a whole number from 1 to/],
+		['callLimitMax', "={{ $fromAI('Max', '', 'number') }}", /^Invalid "Max Calls": must be set in the node, not by the AI model/],
+		['limitCalls', "={{ $fromAI('Limit', '', 'boolean') }}", /^Invalid "Limit Calls Across Executions": must be set in the node, not by the AI model/],
+	])('%s = %p: refused before anything is sent', async (name, value, message) => {
+		const { results } = await runAgent({
+			credentials: credentials(),
+			tools: [tool({ ...LIMIT, [name]: value })],
+			turns: [[{ tool: PLACE_CALL, input: { Destination_Number: '+14155550101', Max: 5, Limit: false } }]],
+		});
+		expect(results[0].error).toMatch(message);
+		expect(results[0].error).toMatch(/No call was placed/);
+		expect(posts()).toHaveLength(0);
+	});
+
+	test('an unreadable count: refused, naming the table, row and column; nothing sent', async () => {
+		await place(LIMIT);
+		store.tables[0].rows[0].ledger = 'not json';
+		const { items } = await place(LIMIT);
+		expect(items[0].json.error).toMatch(new RegExp(`the count in the data table "${LIMIT_TABLE}" is unreadable \\(row \\d+, column ledger\\)`));
+		expect(posts()).toHaveLength(1);
+	});
+
+	test('a table of that name without the columns: refused, naming the missing columns; nothing sent', async () => {
+		store.tables.push({ id: 'table-x', name: LIMIT_TABLE, columns: [{ name: 'ledger', type: 'string' }], rows: [], createdAt: new Date().toISOString() });
+		const { items } = await place(LIMIT);
+		expect(items[0].json.error).toMatch(new RegExp(`The data table "${LIMIT_TABLE}" lacks the column\\(s\\) version, token`));
+		expect(posts()).toHaveLength(0);
+	});
+
+	test("n8n's API failing: the count cannot be taken, so nothing is placed", async () => {
+		store.failWith(403);
+		const { items } = await place(LIMIT);
+		expect(items[0].json.error).toMatch(/No call was placed/);
+		expect(posts()).toHaveLength(0);
+	});
+
+	test('Call and Wait: past the limit, refused before anything is sent', async () => {
+		await place(LIMIT);
+		const { error } = await runNode({
+			nodeType: CALL_AND_WAIT_TYPE,
+			parameters: { callerId: CALLER, dst: '+14155550111', ...LIMIT },
+			credentials: credentials(),
+		});
+		expect(error?.message).toMatch(/the most Limit Calls Across Executions allows \(1\)\. No call was placed\./);
+		expect(posts()).toHaveLength(1);
+	});
+});
