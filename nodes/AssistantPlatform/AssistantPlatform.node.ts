@@ -22,7 +22,7 @@ import { customApiRequestResource } from './resources/customApiRequest';
 import { outboundCallResource } from './resources/outboundCall';
 import { ragCollectionResource } from './resources/ragCollection';
 import { runtimeResource } from './resources/runtime';
-import { OUTBOUND_CREDENTIAL, PORTAL_CREDENTIAL } from '../shared/constants';
+import { N8N_API_CREDENTIAL, OUTBOUND_CREDENTIAL, PORTAL_CREDENTIAL } from '../shared/constants';
 import type { OperationExecute, ResourceModule } from './helpers/module';
 import { withToolProperties } from './helpers/toolDescriptions';
 import { outputForModel } from './helpers/toolOutput';
@@ -127,6 +127,12 @@ export class AssistantPlatform implements INodeType {
 				name: OUTBOUND_CREDENTIAL,
 				required: true,
 				displayOptions: { show: { authentication: ['outboundApi'] } },
+			},
+			// Place Call's Limit Calls Across Executions counts in this n8n's data tables, through n8n's API.
+			{
+				name: N8N_API_CREDENTIAL,
+				required: true,
+				displayOptions: { show: { resource: ['outboundCall'], operation: ['placeCall'], limitCalls: [true] } },
 			},
 		],
 		// As an AI agent's tool, each operation has a description written for the model and described

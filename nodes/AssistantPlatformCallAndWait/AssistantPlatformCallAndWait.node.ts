@@ -11,7 +11,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { requestOptionsProperty } from '../shared/descriptions';
 import { placementProperties } from '../shared/placementFields';
-import { OUTBOUND_CREDENTIAL } from '../shared/constants';
+import { N8N_API_CREDENTIAL, OUTBOUND_CREDENTIAL } from '../shared/constants';
 import { assertSupportedN8n } from '../shared/n8nSupport';
 
 import { placeCallAndWait, placeCallAndWaitWebhook } from './placeCallAndWait';
@@ -44,7 +44,11 @@ export class AssistantPlatformCallAndWait implements INodeType {
 		usableAsTool: undefined,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: OUTBOUND_CREDENTIAL, required: true }],
+		credentials: [
+			{ name: OUTBOUND_CREDENTIAL, required: true },
+			// Limit Calls Across Executions counts in this n8n's data tables, through n8n's API.
+			{ name: N8N_API_CREDENTIAL, required: true, displayOptions: { show: { limitCalls: [true] } } },
+		],
 		// The resume webhook: n8n matches a POST to a waiting execution's resume URL against it.
 		webhooks: [
 			{

@@ -26,6 +26,8 @@ import {
 } from '../shared/placement';
 import type { Placement } from '../shared/placement';
 import { markNoCallPlaced } from '../shared/placementMessages';
+import { readCallLimit } from '../shared/callLimit';
+import type { LimitPlace } from '../shared/callLimit';
 import { CALL_RESULT_FIELDS, callResultFields, parseCallResult } from '../shared/callResult';
 import { isObject } from '../shared/object';
 import { outboundApi } from '../shared/outbound';
@@ -114,6 +116,33 @@ export async function placeCallAndWait(this: IExecuteFunctions): Promise<INodeEx
 		return [[{ json: heldItem(campaign, { ...placement, summary }, wait), pairedItem: { item: 0 } }]];
 	}
 
+	// Limit Calls Across Executions: a place in the durable count is taken before the POST.
+	let limitPlace: LimitPlace | undefined;
+	const limit = readCallLimit(this);
+	if (limit) {
+		let refusal: NodeFailure | undefined;
+		try {
+			const taken = await limit.take(0);
+			refusal = taken.refusal;
+			limitPlace = taken.place;
+		} catch (error) {
+			refusal = markNoCallPlaced(error as NodeFailure);
+		}
+		if (refusal) {
+			if (!this.continueOnFail()) throw refusal;
+			const summary = { ...placement.summary };
+			delete summary.callResultUrl;
+			return [
+				[
+					{
+						json: { ...failedItem(refusal, 'invalid', summary), ...campaignFields(campaign, noCall(`not placed: ${refusal.message}`)) },
+						pairedItem: { item: 0 },
+					},
+				],
+			];
+		}
+	}
+
 	let accepted: IDataObject;
 	try {
 		const response = await outboundApi(this, settings, 'POST', placement.path, {
@@ -125,6 +154,8 @@ export async function placeCallAndWait(this: IExecuteFunctions): Promise<INodeEx
 	} catch (caught) {
 		const error = caught as NodeFailure;
 		const outcome = outcomeOf(error);
+		// Refused by the platform: nothing was placed, the place in the count is given back.
+		if (outcome === 'rejected') await limitPlace?.release().catch(() => undefined);
 		describeOutcome(error, outcome);
 		if (!this.continueOnFail()) throw error;
 		const summary = { ...placement.summary };

@@ -1,5 +1,7 @@
 export const PORTAL_CREDENTIAL = 'assistantPlatformPortalApi';
 export const OUTBOUND_CREDENTIAL = 'assistantPlatformOutboundApi';
+/** n8n's own public API: the durable call limit's data table (credentials/AssistantPlatformN8nApi.credentials.ts). */
+export const N8N_API_CREDENTIAL = 'assistantPlatformN8nApi';
 
 /** Largest page the platform serves (docs/assumptions.md, "Pagination"); also the default page size. */
 export const MAX_PAGE_SIZE = 500;

@@ -1,5 +1,5 @@
 import type { IDataObject, IExecuteFunctions, INode, INodeProperties } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
 import { isToolRun } from './agentTool';
 import { callCapReachedMessage, markNoCallPlaced } from './placementMessages';
@@ -17,7 +17,7 @@ import { assertIntegerInRange, invalid } from './validation';
  * A guardrail is the user's limit on what runs, an AI agent's model included: a value left to the model
  * (`$fromAI()`, which n8n's editor offers on every field of a tool) is refused before anything is sent.
  */
-function assertNotFromModel(node: INode, name: string, label: string, itemIndex?: number): void {
+export function assertNotFromModel(node: INode, name: string, label: string, itemIndex?: number): void {
 	const raw = node.parameters?.[name];
 	if (typeof raw === 'string' && /\$fromai\s*\(/i.test(raw)) {
 		throw invalid(node, label, 'must be set in the node, not by the AI model ($fromAI): it limits what the model may do', itemIndex);
@@ -92,14 +92,23 @@ export function callsPerRunProperty(show: { resource: string[]; operation: strin
 }
 
 /**
- * Which run of the agent a tool call belongs to. n8n 2.x runs each tool call of an agent as a run of the tool
- * node whose source is the agent's node run: every turn of one agent run, and every tool call of one turn,
- * shares it; the next chat message or trigger is a new execution. (An agent that gets several items in one run
- * runs them together: they share the count.)
+ * Which run of an AI agent a tool call belongs to, or undefined when no agent run can be named. n8n runs each tool
+ * call of an agent as a run of the tool node whose source is the agent's node run: every turn of one agent run,
+ * and every tool call of one turn, shares it; the next chat message or trigger is a new execution. (An agent that
+ * gets several items in one run runs them together: they share the count.) The key is the calling node's name and
+ * run index, and only when that node is an agent: this tool is attached to it (ai_tool) and a language model is
+ * attached to it (ai_languageModel), as n8n's AI Agent and AI Agent Tool are. An MCP Server Trigger has tools and no
+ * model: it runs each tool call of an MCP client as its own execution, where a count per execution would start
+ * again with every call, so there is no agent run to count and the caller refuses rather than guess.
  */
-function agentRunKey(ctx: IExecuteFunctions): string {
+function agentRunKey(ctx: IExecuteFunctions): string | undefined {
 	const source = ctx.getExecuteData?.()?.source?.main?.[0];
-	return source ? `${source.previousNode}#${source.previousNodeRun ?? 0}` : 'run';
+	const caller = source?.previousNode;
+	if (!caller) return undefined;
+	const tools = ctx.getParentNodes(caller, { connectionType: NodeConnectionTypes.AiTool, depth: 1 });
+	const models = ctx.getParentNodes(caller, { connectionType: NodeConnectionTypes.AiLanguageModel, depth: 1 });
+	if (!tools.some((tool) => tool.name === ctx.getNode().name) || models.length === 0) return undefined;
+	return `${caller}#${source.previousNodeRun ?? 0}`;
 }
 
 /** The calls this agent run may still place with this tool: take one before each POST, give it back after a 4xx. */
@@ -115,9 +124,26 @@ export interface CallSlots {
  * execution's context of this node (kept with the execution, across the agent's turns, also when the execution
  * waits); taking a slot is one synchronous step, so tool calls made at once cannot both take the last one.
  */
-export function agentRunCallSlots(ctx: IExecuteFunctions): CallSlots | undefined {
+export function agentRunCallSlots(ctx: IExecuteFunctions, durableLimit: boolean): CallSlots | undefined {
 	const node = ctx.getNode();
 	if (!isToolRun(node)) return undefined;
+	const key = agentRunKey(ctx);
+	if (key === undefined) {
+		// No agent run to count (an MCP client, a test run of the tool alone): the durable limit counts, or nothing is placed.
+		if (durableLimit) return undefined;
+		const caller = ctx.getExecuteData?.()?.source?.main?.[0]?.previousNode;
+		throw markNoCallPlaced(
+			new NodeOperationError(
+				node,
+				`Not placed: Max Calls per Agent Run counts the calls of one AI Agent run, and this tool was not called by an AI Agent in this execution (${caller ? `called by "${caller}", which has no language model` : 'no caller'}), so the calls cannot be counted.`,
+				{
+					itemIndex: 0,
+					description:
+						"On this route (an MCP client through an MCP Server Trigger, where every tool call is an execution of its own, or the tool run alone) turn on Limit Calls Across Executions in this tool: it counts the calls in this n8n's data tables, across executions.",
+				},
+			),
+		);
+	}
 	let cap: number;
 	try {
 		assertNotFromModel(node, 'maxCallsPerRun', 'Max Calls per Agent Run', 0);
@@ -127,7 +153,6 @@ export function agentRunCallSlots(ctx: IExecuteFunctions): CallSlots | undefined
 	}
 	const context = ctx.getContext('node') as IDataObject;
 	const counts = (context.callsPerAgentRun ??= {}) as Record<string, number>;
-	const key = agentRunKey(ctx);
 	return {
 		take(itemIndex) {
 			const used = counts[key] ?? 0;

@@ -3,6 +3,7 @@ import type { IDisplayOptions, INodeProperties } from 'n8n-workflow';
 import { additionalFieldsJson } from './descriptions';
 import { campaignPlacementProperties } from './campaign';
 import { allowedDestinationsProperty } from './guardrails';
+import { callLimitProperties } from './callLimit';
 
 type Show = NonNullable<IDisplayOptions['show']>;
 
@@ -68,6 +69,7 @@ export function placementProperties(show: Show, mode: PlacementMode): INodePrope
 			...when(),
 		},
 		allowedDestinationsProperty(when()),
+		...callLimitProperties(show),
 		{
 			displayName: 'Caller ID',
 			name: 'callerId',

@@ -14,6 +14,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
+import { AssistantPlatformN8nApi } from '../../credentials/AssistantPlatformN8nApi.credentials';
 import { AssistantPlatformOutboundApi } from '../../credentials/AssistantPlatformOutboundApi.credentials';
 import { AssistantPlatformPortalApi } from '../../credentials/AssistantPlatformPortalApi.credentials';
 
@@ -21,6 +22,7 @@ import {
 	DEFAULT_MAX_RESPONSE_MB,
 	DEFAULT_TIMEOUT_MS,
 	MB,
+	N8N_API_CREDENTIAL,
 	OUTBOUND_CREDENTIAL,
 	PORTAL_CREDENTIAL,
 	READ_BACKOFF_BASE_MS,
@@ -40,11 +42,12 @@ export type RequestContext =
 	| IHookFunctions
 	| IWebhookFunctions;
 
-export type CredentialName = typeof PORTAL_CREDENTIAL | typeof OUTBOUND_CREDENTIAL;
+export type CredentialName = typeof PORTAL_CREDENTIAL | typeof OUTBOUND_CREDENTIAL | typeof N8N_API_CREDENTIAL;
 
 const CREDENTIAL_LABEL: Record<CredentialName, string> = {
 	[PORTAL_CREDENTIAL]: 'Assistant Platform Portal API',
 	[OUTBOUND_CREDENTIAL]: 'Assistant Platform Outbound API',
+	[N8N_API_CREDENTIAL]: 'Assistant Platform: n8n API (Call Limits)',
 };
 
 export interface RequestPolicy {
@@ -170,6 +173,14 @@ interface Endpoint {
 const CREDENTIAL_CLASSES: Record<CredentialName, ICredentialType> = {
 	[PORTAL_CREDENTIAL]: new AssistantPlatformPortalApi(),
 	[OUTBOUND_CREDENTIAL]: new AssistantPlatformOutboundApi(),
+	[N8N_API_CREDENTIAL]: new AssistantPlatformN8nApi(),
+};
+
+/** Where each credential's requests go, below its base URL field, and the fields that hold its secrets. */
+const CREDENTIAL_FIELDS: Record<CredentialName, { base: (credentials: ICredentialDataDecryptedObject) => string; secrets: string[] }> = {
+	[PORTAL_CREDENTIAL]: { base: (c) => `${trimSlash(String(c.baseUrl ?? ''))}/api/v1`, secrets: ['portalApiKey'] },
+	[OUTBOUND_CREDENTIAL]: { base: (c) => trimSlash(String(c.outboundUrl ?? '')), secrets: ['outboundApiKey', 'assistantApiKey'] },
+	[N8N_API_CREDENTIAL]: { base: (c) => trimSlash(String(c.baseUrl ?? '')), secrets: ['apiKey'] },
 };
 
 /** Body fields that carry a secret of the request itself (an assistant key given as an override). */
@@ -180,10 +191,8 @@ const endpoints = new WeakMap<object, Map<CredentialName, Promise<Endpoint>>>();
 
 async function loadEndpoint(ctx: RequestContext, credential: CredentialName): Promise<Endpoint> {
 	const credentials = await ctx.getCredentials(credential);
-	const base =
-		credential === PORTAL_CREDENTIAL
-			? `${trimSlash(String(credentials.baseUrl ?? ''))}/api/v1`
-			: trimSlash(String(credentials.outboundUrl ?? ''));
+	const fields = CREDENTIAL_FIELDS[credential];
+	const base = fields.base(credentials);
 	// The credential's own `authenticate` (the one n8n applies to its credential test) sets the headers,
 	// and refuses a base URL with a query, a fragment or user info and an empty key (credentials/checks.ts).
 	const authenticate = CREDENTIAL_CLASSES[credential].authenticate as (
@@ -200,12 +209,11 @@ async function loadEndpoint(ctx: RequestContext, credential: CredentialName): Pr
 	}
 	// `authenticate` refused a base URL that is not an http(s) URL above: this parses.
 	const origin = new URL(base).origin;
-	const secretFields = credential === PORTAL_CREDENTIAL ? ['portalApiKey'] : ['outboundApiKey', 'assistantApiKey'];
 	return {
 		baseURL: base,
 		origin,
 		auth: (authenticated.headers ?? {}) as IDataObject,
-		secrets: secretFields.map((field) => String(credentials[field] ?? '').trim()),
+		secrets: fields.secrets.map((field) => String(credentials[field] ?? '').trim()),
 	};
 }
 

@@ -367,7 +367,10 @@ describe('Assistant Platform Call and Wait: the node', () => {
 			expect.objectContaining({ name: 'default', httpMethod: 'POST', path: '', restartWebhook: true }),
 		]);
 		expect(waitNode.description.description).toMatch(/^Places a real phone call/);
-		expect(waitNode.description.credentials).toEqual([{ name: 'assistantPlatformOutboundApi', required: true }]);
+		expect(waitNode.description.credentials).toEqual([
+			{ name: 'assistantPlatformOutboundApi', required: true },
+			{ name: 'assistantPlatformN8nApi', required: true, displayOptions: { show: { limitCalls: [true] } } },
+		]);
 	});
 
 	test('n8n 2.41 fact behind the separate node: a declarative node with webhook() loses $json', async () => {

@@ -18,6 +18,8 @@ import {
 } from '../../../shared/placement';
 import { markNoCallPlaced } from '../../../shared/placementMessages';
 import { agentRunCallSlots } from '../../../shared/guardrails';
+import type { LimitPlace } from '../../../shared/callLimit';
+import { readCallLimit } from '../../../shared/callLimit';
 import type { PlaceResult } from '../../../shared/callsInFlight';
 
 import { PlaceCallCampaign } from './campaign';
@@ -55,8 +57,9 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 	// n8n-core's httpRequestWithAuthentication still loads it for each request it authenticates.
 	const credentialKey = await credentialAssistantKey(this);
 	const baseURL = await outboundBaseUrl(this);
-	// As an AI agent's tool: Max Calls per Agent Run (undefined otherwise).
-	const slots = agentRunCallSlots(this);
+	// Limit Calls Across Executions (undefined when off); as an AI agent's tool, Max Calls per Agent Run.
+	const limit = readCallLimit(this);
+	const slots = agentRunCallSlots(this, limit !== undefined);
 	let campaign: PlaceCallCampaign | undefined;
 	try {
 		campaign = PlaceCallCampaign.read(this, node);
@@ -90,13 +93,35 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 	};
 	const place = async (i: number): Promise<PlaceResult> => {
 		const placement = placements[i]!;
-		const refusal = slots?.take(i);
-		if (refusal) {
+		const refuse = (refusal: NodeFailure): PlaceResult => {
 			campaign?.release(i, placement);
 			if (continueOnFail) results[i] = { json: failedItem(refusal, 'invalid', placement.summary), pairedItem: { item: i } };
 			else failures.push({ index: i, error: refusal, outcome: 'rejected' });
 			return { kind: 'done' };
+		};
+		const refusal = slots?.take(i);
+		if (refusal) return refuse(refusal);
+		// The durable count is taken before the POST; a failure to take it places nothing.
+		let limitPlace: LimitPlace | undefined;
+		if (limit) {
+			let taken: Awaited<ReturnType<typeof limit.take>>;
+			try {
+				taken = await limit.take(i);
+			} catch (error) {
+				slots?.release();
+				return refuse(markNoCallPlaced(error as NodeFailure));
+			}
+			if (taken.refusal) {
+				slots?.release();
+				return refuse(taken.refusal);
+			}
+			limitPlace = taken.place;
 		}
+		/** Nothing was placed: the places taken for this call are given back (a failure to give one back over-counts). */
+		const giveBack = async () => {
+			slots?.release();
+			await limitPlace?.release().catch(() => undefined);
+		};
 		const capped = campaign?.run.maxCallsInFlight !== undefined;
 		try {
 			const response = await outboundApi(this, settings, 'POST', placement.path, {
@@ -108,7 +133,7 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 				...(capped ? { passStatuses: [429] } : {}),
 			});
 			if (response.statusCode === 429) {
-				slots?.release();
+				await giveBack();
 				campaign?.release(i, placement);
 				return { kind: 'refused', retryAfterMs: retryAfterMs(response.headers) ?? 1000 };
 			}
@@ -120,7 +145,7 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 			const error = caught as NodeFailure;
 			const outcome = outcomeOf(error);
 			if (outcome === 'rejected') {
-				slots?.release();
+				await giveBack();
 				campaign?.release(i, placement);
 			}
 			describeOutcome(error, outcome, { dst: placement.summary.dst });

@@ -1,0 +1,143 @@
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import { N8N_API_CREDENTIAL } from './constants';
+import type { PlatformResponse } from './transport';
+import { platformRequest } from './transport';
+
+/*
+ * n8n's Data Tables, the store of what must outlive one execution, reached through n8n's public API
+ * (/data-tables) with the Assistant Platform: n8n API credential. n8n's data-table helper
+ * (`this.helpers.getDataTableProxy`) would be the natural way, but n8n serves it only to its own Data Table
+ * nodes (measured on 2.41.1: "This proxy is only available for Data table nodes"); the public API reaches the
+ * same tables, on SQLite and on Postgres, with the same conditional update (docs/assumptions.md, "Durable state").
+ */
+
+export type ColumnType = 'string' | 'number' | 'boolean' | 'date';
+export type Row = IDataObject & { id: number };
+export interface Condition {
+	columnName: string;
+	condition: 'eq' | 'neq' | 'gt' | 'gte' | 'lt' | 'lte';
+	value: string | number | boolean;
+}
+
+export interface DataTable {
+	id: string;
+	name: string;
+	createdAt?: string;
+	columns: Array<{ name: string; type: string }>;
+}
+
+const TIMEOUT_MS = 15_000;
+/** Every answer of n8n here is small (one table, a few rows). */
+const MAX_ANSWER_BYTES = 4 * 1024 * 1024;
+
+async function n8nApi(
+	ctx: IExecuteFunctions,
+	method: 'GET' | 'POST' | 'PATCH',
+	path: string,
+	options: { qs?: IDataObject; body?: IDataObject; itemIndex?: number; passStatuses?: number[] },
+): Promise<PlatformResponse> {
+	const credentials = await ctx.getCredentials(N8N_API_CREDENTIAL, options.itemIndex ?? 0);
+	return await platformRequest(
+		ctx,
+		N8N_API_CREDENTIAL,
+		{
+			method,
+			baseURL: String(credentials.baseUrl ?? '').replace(/\/+$/, ''),
+			url: path,
+			qs: options.qs,
+			body: options.body,
+			headers: { Accept: 'application/json' },
+			json: true,
+			timeout: TIMEOUT_MS,
+			maxResponseBytes: MAX_ANSWER_BYTES,
+		},
+		// Reads are retried; a write is sent once (its effect is read back instead).
+		{ retry: method === 'GET', itemIndex: options.itemIndex, passStatuses: options.passStatuses },
+	);
+}
+
+function listOf(body: unknown): IDataObject[] {
+	const data = (body as IDataObject | undefined)?.data;
+	return Array.isArray(data) ? (data as IDataObject[]) : [];
+}
+
+/** The data table named `name` in the API key's project, created with `columns` when there is none. */
+export async function ensureTable(
+	ctx: IExecuteFunctions,
+	name: string,
+	columns: Record<string, ColumnType>,
+	itemIndex?: number,
+): Promise<{ table: DataTable; created: boolean }> {
+	const find = async (): Promise<DataTable | undefined> => {
+		const { body } = await n8nApi(ctx, 'GET', '/data-tables', { qs: { filter: JSON.stringify({ name }), limit: 100 }, itemIndex });
+		return listOf(body).find((table) => table.name === name) as DataTable | undefined;
+	};
+	let table = await find();
+	let created = false;
+	if (!table) {
+		const answer = await n8nApi(ctx, 'POST', '/data-tables', {
+			body: { name, columns: Object.entries(columns).map(([column, type]) => ({ name: column, type })) },
+			itemIndex,
+			// Another execution created it at the same moment: n8n keeps names unique per project.
+			passStatuses: [409],
+		});
+		if (answer.statusCode === 409) table = await find();
+		else {
+			table = answer.body as DataTable;
+			created = true;
+		}
+	}
+	if (!table || typeof table.id !== 'string') {
+		throw new NodeOperationError(ctx.getNode(), `The data table "${name}" could not be created or read`, { itemIndex });
+	}
+	const have = new Set((table.columns ?? []).map((column) => column.name));
+	const missing = Object.keys(columns).filter((column) => !have.has(column));
+	if (missing.length > 0) {
+		throw new NodeOperationError(ctx.getNode(), `The data table "${name}" lacks the column(s) ${missing.join(', ')}`, {
+			itemIndex,
+			description: `Add them (${missing.map((column) => `${column}: ${columns[column]}`).join(', ')}) in n8n's Data tables, or delete the table and the node creates it anew.`,
+		});
+	}
+	return { table, created };
+}
+
+function filterOf(conditions: Condition[]): IDataObject {
+	return { type: 'and', filters: conditions as unknown as IDataObject[] };
+}
+
+/** Rows matching every condition (at most `limit`). */
+export async function readRows(ctx: IExecuteFunctions, tableId: string, conditions: Condition[], limit: number, itemIndex?: number): Promise<Row[]> {
+	const qs: IDataObject = { limit };
+	if (conditions.length > 0) qs.filter = JSON.stringify(filterOf(conditions));
+	const { body } = await n8nApi(ctx, 'GET', `/data-tables/${encodeURIComponent(tableId)}/rows`, { qs, itemIndex });
+	return listOf(body) as Row[];
+}
+
+export async function insertRows(ctx: IExecuteFunctions, tableId: string, rows: IDataObject[], itemIndex?: number): Promise<Row[]> {
+	const { body } = await n8nApi(ctx, 'POST', `/data-tables/${encodeURIComponent(tableId)}/rows`, {
+		body: { data: rows, returnType: 'all' },
+		itemIndex,
+	});
+	return (Array.isArray(body) ? body : listOf(body)) as Row[];
+}
+
+/**
+ * A conditional update: the rows matching every condition get `data`, in one statement of n8n's database
+ * (Postgres: UPDATE … WHERE … RETURNING; SQLite: the same UPDATE inside a transaction). The rows n8n returns
+ * are read back by the caller, which writes a token of its own to know whether its update is the one that won.
+ */
+export async function updateRows(
+	ctx: IExecuteFunctions,
+	tableId: string,
+	conditions: Condition[],
+	data: IDataObject,
+	itemIndex?: number,
+): Promise<Row[]> {
+	const { body } = await n8nApi(ctx, 'PATCH', `/data-tables/${encodeURIComponent(tableId)}/rows/update`, {
+		body: { filter: filterOf(conditions), data, returnData: true },
+		itemIndex,
+	});
+	return (Array.isArray(body) ? body : listOf(body)) as Row[];
+}
