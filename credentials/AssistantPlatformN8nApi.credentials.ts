@@ -17,7 +17,7 @@ import { assertUsable, baseUrlProblem, keyProblem, withHeaders } from './checks'
 export class AssistantPlatformN8nApi implements ICredentialType {
 	name = 'assistantPlatformN8nApi';
 
-	displayName = 'Assistant Platform: n8n API (Call Limits)';
+	displayName = 'Assistant Platform Data Tables API';
 
 	icon: Icon = {
 		light: 'file:../nodes/AssistantPlatform/assistantPlatform.svg',

@@ -1,4 +1,3 @@
-import { randomUUID } from 'crypto';
 import type { IDataObject, IDisplayOptions, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, sleep } from 'n8n-workflow';
 
@@ -49,7 +48,7 @@ export function callLimitProperties(show: Show): INodeProperties[] {
 			type: 'boolean',
 			default: false,
 			description:
-				"Whether to cap the calls this node places in a rolling window, counted in a data table of this n8n so that the cap holds across executions: an MCP client's tool calls, a sub-workflow an agent runs as a tool, parallel executions and queue-mode workers. Needs the Assistant Platform: n8n API credential.",
+				"Whether to cap the calls this node places in a rolling window, counted in a data table of this n8n so that the cap holds across executions: an MCP client's tool calls, a sub-workflow an agent runs as a tool, parallel executions and queue-mode workers. Needs the Assistant Platform Data Tables API credential.",
 			...when(),
 		},
 		{
@@ -115,6 +114,16 @@ export interface DurableCallLimit {
 }
 
 type Ledger = Record<string, number[]>;
+
+let tokens = 0;
+/**
+ * A token no other writer uses: this execution, a counter of this process and 64 random bits. It only has to tell
+ * this writer's update from another's, read back from the same row.
+ */
+function writeToken(ctx: IExecuteFunctions): string {
+	const random = () => Math.floor(Math.random() * 2 ** 32).toString(36);
+	return `${ctx.getExecutionId()}.${++tokens}.${random()}${random()}`;
+}
 
 function parseLedger(text: unknown): Ledger | undefined {
 	if (typeof text !== 'string') return undefined;
@@ -218,7 +227,7 @@ export function readCallLimit(ctx: IExecuteFunctions): DurableCallLimit | undefi
 			const now = Date.now();
 			const outcome = change(pruned(ledger, now), now);
 			if ('stop' in outcome) return outcome.stop;
-			const token = randomUUID();
+			const token = writeToken(ctx);
 			const version = typeof row.version === 'number' ? row.version : 0;
 			const written = await updateRows(
 				ctx,

@@ -7,7 +7,7 @@ import { platformRequest } from './transport';
 
 /*
  * n8n's Data Tables, the store of what must outlive one execution, reached through n8n's public API
- * (/data-tables) with the Assistant Platform: n8n API credential. n8n's data-table helper
+ * (/data-tables) with the Assistant Platform Data Tables API credential. n8n's data-table helper
  * (`this.helpers.getDataTableProxy`) would be the natural way, but n8n serves it only to its own Data Table
  * nodes (measured on 2.41.1: "This proxy is only available for Data table nodes"); the public API reaches the
  * same tables, on SQLite and on Postgres, with the same conditional update (docs/assumptions.md, "Durable state").

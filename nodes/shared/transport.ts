@@ -47,7 +47,7 @@ export type CredentialName = typeof PORTAL_CREDENTIAL | typeof OUTBOUND_CREDENTI
 const CREDENTIAL_LABEL: Record<CredentialName, string> = {
 	[PORTAL_CREDENTIAL]: 'Assistant Platform Portal API',
 	[OUTBOUND_CREDENTIAL]: 'Assistant Platform Outbound API',
-	[N8N_API_CREDENTIAL]: 'Assistant Platform: n8n API (Call Limits)',
+	[N8N_API_CREDENTIAL]: 'Assistant Platform Data Tables API',
 };
 
 export interface RequestPolicy {

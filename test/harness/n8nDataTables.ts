@@ -41,6 +41,11 @@ export interface N8nDataTables {
 	stop(): Promise<void>;
 }
 
+/** A table as n8n's API shows it: without its rows. */
+function shown(table: Table): Omit<Table, 'rows'> {
+	return { id: table.id, name: table.name, columns: table.columns, createdAt: table.createdAt };
+}
+
 function matches(row: Row, filter: Filter | undefined): boolean {
 	if (!filter || filter.filters.length === 0) return true;
 	const test = ({ columnName, condition, value }: Filter['filters'][number]) => {
@@ -94,7 +99,7 @@ export async function startN8nDataTables(apiKey = 'n8n-api-key-for-tests-0123456
 			if (parts.length === 1 && req.method === 'GET') {
 				const filter = url.searchParams.get('filter');
 				const name = filter ? (JSON.parse(filter) as { name?: string }).name : undefined;
-				const data = tables.filter((t) => name === undefined || t.name.includes(name)).map(({ rows: _rows, ...t }) => t);
+				const data = tables.filter((t) => name === undefined || t.name.includes(name)).map(shown);
 				return send(200, { data, nextCursor: null });
 			}
 			if (parts.length === 1 && req.method === 'POST') {
@@ -108,8 +113,7 @@ export async function startN8nDataTables(apiKey = 'n8n-api-key-for-tests-0123456
 					createdAt: new Date().toISOString(),
 				};
 				tables.push(table);
-				const { rows: _rows, ...answer } = table;
-				return send(200, answer);
+				return send(200, shown(table));
 			}
 			const table = tables.find((t) => t.id === parts[1]);
 			if (!table) return send(404, { message: 'Data table not found' });
