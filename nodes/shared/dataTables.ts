@@ -71,7 +71,18 @@ export async function ensureTable(
 	itemIndex?: number,
 ): Promise<{ table: DataTable; created: boolean }> {
 	const find = async (): Promise<DataTable | undefined> => {
-		const { body } = await n8nApi(ctx, 'GET', '/data-tables', { qs: { filter: JSON.stringify({ name }), limit: 100 }, itemIndex });
+		const { body, statusCode } = await n8nApi(ctx, 'GET', '/data-tables', {
+			qs: { filter: JSON.stringify({ name }), limit: 100 },
+			itemIndex,
+			passStatuses: [404],
+		});
+		if (statusCode === 404) {
+			throw new NodeOperationError(ctx.getNode(), "This n8n's public API has no data tables (/data-tables answered 404)", {
+				itemIndex,
+				description:
+					"n8n offers data tables in its public API from 2.x on; n8n 1.x does not, and it gives community nodes no other way to its data tables. Check the n8n API URL in the Assistant Platform Data Tables API credential (it ends in /api/v1), or run n8n 2.x.",
+			});
+		}
 		return listOf(body).find((table) => table.name === name) as DataTable | undefined;
 	};
 	let table = await find();

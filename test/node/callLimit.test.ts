@@ -197,6 +197,13 @@ describe('Limit Calls Across Executions: a durable count, taken atomically befor
 		expect(posts()).toHaveLength(0);
 	});
 
+	test('an n8n whose public API has no data tables (n8n 1.x answers 404): refused, saying so; nothing sent', async () => {
+		store.failWith(404);
+		const { items } = await place(LIMIT);
+		expect(items[0].json.error).toBe("This n8n's public API has no data tables (/data-tables answered 404). No call was placed.");
+		expect(posts()).toHaveLength(0);
+	});
+
 	test('Call and Wait: past the limit, refused before anything is sent', async () => {
 		await place(LIMIT);
 		const { error } = await runNode({
