@@ -17,8 +17,8 @@ export type ColumnType = 'string' | 'number' | 'boolean' | 'date';
 export type Row = IDataObject & { id: number };
 export interface Condition {
 	columnName: string;
-	condition: 'eq' | 'neq' | 'gt' | 'gte' | 'lt' | 'lte';
-	value: string | number | boolean;
+	condition: 'eq' | 'neq' | 'gt' | 'gte' | 'lt' | 'lte' | 'isEmpty' | 'isNotEmpty';
+	value: string | number | boolean | null;
 }
 
 export interface DataTable {
@@ -39,14 +39,19 @@ async function n8nApi(
 	options: { qs?: IDataObject; body?: IDataObject; itemIndex?: number; passStatuses?: number[] },
 ): Promise<PlatformResponse> {
 	const credentials = await ctx.getCredentials(N8N_API_CREDENTIAL, options.itemIndex ?? 0);
+	// n8n's API refuses a query value with reserved characters left as they are (a filter's JSON has ':' and ','),
+	// so every value is encoded here, whole.
+	const query = Object.entries(options.qs ?? {})
+		.filter(([, value]) => value !== undefined && value !== null)
+		.map(([name, value]) => `${encodeURIComponent(name)}=${encodeURIComponent(String(value))}`)
+		.join('&');
 	return await platformRequest(
 		ctx,
 		N8N_API_CREDENTIAL,
 		{
 			method,
 			baseURL: String(credentials.baseUrl ?? '').replace(/\/+$/, ''),
-			url: path,
-			qs: options.qs,
+			url: query ? `${path}?${query}` : path,
 			body: options.body,
 			headers: { Accept: 'application/json' },
 			json: true,
@@ -118,12 +123,41 @@ function filterOf(conditions: Condition[]): IDataObject {
 	return { type: 'and', filters: conditions as unknown as IDataObject[] };
 }
 
-/** Rows matching every condition (at most `limit`). */
+/** n8n's largest page of rows. */
+export const MAX_ROWS_PER_PAGE = 250;
+
+/** Rows matching every condition (at most `limit`, up to one page of n8n's). */
 export async function readRows(ctx: IExecuteFunctions, tableId: string, conditions: Condition[], limit: number, itemIndex?: number): Promise<Row[]> {
+	return (await readPage(ctx, tableId, conditions, Math.min(limit, MAX_ROWS_PER_PAGE), undefined, itemIndex)).rows;
+}
+
+/** One page of the rows matching every condition, and the cursor of the next page (undefined after the last). */
+export async function readPage(
+	ctx: IExecuteFunctions,
+	tableId: string,
+	conditions: Condition[],
+	limit: number,
+	cursor: string | undefined,
+	itemIndex?: number,
+): Promise<{ rows: Row[]; next?: string }> {
 	const qs: IDataObject = { limit };
 	if (conditions.length > 0) qs.filter = JSON.stringify(filterOf(conditions));
+	if (cursor) qs.cursor = cursor;
 	const { body } = await n8nApi(ctx, 'GET', `/data-tables/${encodeURIComponent(tableId)}/rows`, { qs, itemIndex });
-	return listOf(body) as Row[];
+	const next = (body as IDataObject | undefined)?.nextCursor;
+	return { rows: listOf(body) as Row[], next: typeof next === 'string' && next !== '' ? next : undefined };
+}
+
+/** A data table by id, or else by name; undefined when there is none. */
+export async function findTable(ctx: IExecuteFunctions, idOrName: string, itemIndex?: number): Promise<DataTable | undefined> {
+	const byId = await n8nApi(ctx, 'GET', `/data-tables/${encodeURIComponent(idOrName)}`, { itemIndex, passStatuses: [400, 404] });
+	if (byId.statusCode < 300 && typeof (byId.body as DataTable | undefined)?.id === 'string') return byId.body as DataTable;
+	const { body } = await n8nApi(ctx, 'GET', '/data-tables', { qs: { filter: JSON.stringify({ name: idOrName }), limit: 100 }, itemIndex });
+	return listOf(body).find((table) => table.name === idOrName) as DataTable | undefined;
+}
+
+export async function addColumn(ctx: IExecuteFunctions, tableId: string, name: string, type: ColumnType, itemIndex?: number): Promise<void> {
+	await n8nApi(ctx, 'POST', `/data-tables/${encodeURIComponent(tableId)}/columns`, { body: { name, type }, itemIndex });
 }
 
 export async function insertRows(ctx: IExecuteFunctions, tableId: string, rows: IDataObject[], itemIndex?: number): Promise<Row[]> {
@@ -145,9 +179,10 @@ export async function updateRows(
 	conditions: Condition[],
 	data: IDataObject,
 	itemIndex?: number,
+	returnData = true,
 ): Promise<Row[]> {
 	const { body } = await n8nApi(ctx, 'PATCH', `/data-tables/${encodeURIComponent(tableId)}/rows/update`, {
-		body: { filter: filterOf(conditions), data, returnData: true },
+		body: { filter: filterOf(conditions), data, returnData },
 		itemIndex,
 	});
 	return (Array.isArray(body) ? body : listOf(body)) as Row[];

@@ -97,18 +97,27 @@ export function callsPerRunProperty(show: { resource: string[]; operation: strin
  * and every tool call of one turn, shares it; the next chat message or trigger is a new execution. (An agent that
  * gets several items in one run runs them together: they share the count.) The key is the calling node's name and
  * run index, and only when that node is an agent: this tool is attached to it (ai_tool) and a language model is
- * attached to it (ai_languageModel), as n8n's AI Agent and AI Agent Tool are. An MCP Server Trigger has tools and no
- * model: it runs each tool call of an MCP client as its own execution, where a count per execution would start
- * again with every call, so there is no agent run to count and the caller refuses rather than guess.
+ * attached to it (ai_languageModel), as n8n's AI Agent and AI Agent Tool are; behind a human review step, the
+ * execution. An MCP Server Trigger runs each tool call of an MCP client as its own execution (the tool run has no
+ * source, and n8n 2.x names the trigger), where a count per execution would start again with every call: there is
+ * no agent run to count, and the caller refuses rather than guess.
  */
 function agentRunKey(ctx: IExecuteFunctions): string | undefined {
 	const source = ctx.getExecuteData?.()?.source?.main?.[0];
 	const caller = source?.previousNode;
 	if (!caller) return undefined;
+	// An execution an MCP client started (n8n 2.x names its trigger): every tool call is an execution of its own.
+	const trigger = (ctx.getExecutionContext?.() as { triggerNode?: { type?: unknown } } | undefined)?.triggerNode?.type;
+	if (typeof trigger === 'string' && /\.mcpTrigger$/.test(trigger)) return undefined;
 	const tools = ctx.getParentNodes(caller, { connectionType: NodeConnectionTypes.AiTool, depth: 1 });
+	if (!tools.some((tool) => tool.name === ctx.getNode().name)) return undefined;
 	const models = ctx.getParentNodes(caller, { connectionType: NodeConnectionTypes.AiLanguageModel, depth: 1 });
-	if (!tools.some((tool) => tool.name === ctx.getNode().name) || models.length === 0) return undefined;
-	return `${caller}#${source.previousNodeRun ?? 0}`;
+	if (models.length > 0) return `${caller}#${source.previousNodeRun ?? 0}`;
+	// A caller with tools and no model, inside the execution: a human review step between the agent and the tool
+	// (n8n's review nodes, e.g. "Review in Chat"), which runs once per reviewed call, so its run index grows with
+	// every review. The count is kept per execution: one agent run answering one chat message or trigger (several
+	// agent runs in one execution share it: the safe side).
+	return `${caller}@execution`;
 }
 
 /** The calls this agent run may still place with this tool: take one before each POST, give it back after a 4xx. */
@@ -135,7 +144,7 @@ export function agentRunCallSlots(ctx: IExecuteFunctions, durableLimit: boolean)
 		throw markNoCallPlaced(
 			new NodeOperationError(
 				node,
-				`Not placed: Max Calls per Agent Run counts the calls of one AI Agent run, and this tool was not called by an AI Agent in this execution (${caller ? `called by "${caller}", which has no language model` : 'no caller'}), so the calls cannot be counted.`,
+				`Not placed: Max Calls per Agent Run counts the calls of one AI Agent run, and this tool was not called by an AI Agent in this execution (${caller ? `called by "${caller}"` : 'no caller: an MCP client, or the tool run on its own'}), so the calls cannot be counted.`,
 				{
 					itemIndex: 0,
 					description:

@@ -2,7 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { AssistantPlatformCallAndWait } from '../../nodes/AssistantPlatformCallAndWait/AssistantPlatformCallAndWait.node';
 import { LIMIT_TABLE } from '../../nodes/shared/callLimit';
-import { runAgent } from '../harness/agent';
+import { runAgent, TOOL_TYPE } from '../harness/agent';
 import type { ToolCall } from '../harness/agent';
 import { registerNodeType, runNode } from '../harness/engine';
 import type { N8nDataTables } from '../harness/n8nDataTables';
@@ -63,12 +63,38 @@ async function place(parameters: IDataObject, options: { items?: number; batch?:
 }
 
 describe('a tool called by something that is not an agent (an MCP Server Trigger): no agent run to count', () => {
+	const alone = (extra: IDataObject = {}) =>
+		runNode({
+			nodeType: TOOL_TYPE,
+			parameters: { resource: 'outboundCall', operation: 'placeCall', callerId: CALLER, dst: '+14155550101', ...extra },
+			credentials: credentials(),
+			continueOnFail: true,
+		});
+
 	test('Max Calls per Agent Run alone: refused before anything is sent, saying why and what to turn on', async () => {
-		const { results } = await runAgent({ credentials: fx.credentials, tools: [tool()], turns: [[call('+14155550101')]], withoutModel: true });
+		const { items, error } = await alone();
 		expect(posts()).toHaveLength(0);
-		expect(results[0].error).toBe(
-			'Not placed: Max Calls per Agent Run counts the calls of one AI Agent run, and this tool was not called by an AI Agent in this execution (called by "Agent", which has no language model), so the calls cannot be counted. No call was placed.',
+		expect(error?.message ?? items[0]?.json.error).toBe(
+			'Not placed: Max Calls per Agent Run counts the calls of one AI Agent run, and this tool was not called by an AI Agent in this execution (called by "Input"), so the calls cannot be counted. No call was placed.',
 		);
+	});
+
+	test('with Limit Calls Across Executions: counted there instead, across executions', async () => {
+		await alone(LIMIT);
+		const second = await alone(LIMIT);
+		expect(second.items[0]?.json.error).toMatch(/the most Limit Calls Across Executions allows \(1\)/);
+		expect(posts()).toHaveLength(1);
+	});
+
+	test('behind a human review step (a caller with tools and no model): counted per execution, so a second approved call is refused', async () => {
+		const { results } = await runAgent({
+			credentials: fx.credentials,
+			tools: [tool()],
+			turns: [[call('+14155550101')], [call('+14155550102')]],
+			withoutModel: true,
+		});
+		expect(posts()).toHaveLength(1);
+		expect(results[1].error).toMatch(/the most Max Calls per Agent Run allows \(1\)/);
 	});
 
 	test('with Limit Calls Across Executions (1): three tool calls at once place one; the others are told no call was placed', async () => {
@@ -81,7 +107,7 @@ describe('a tool called by something that is not an agent (an MCP Server Trigger
 		expect(posts()).toHaveLength(1);
 		const refused = results.filter((r) => r.error);
 		expect(refused).toHaveLength(2);
-		for (const r of refused) expect(r.error).toMatch(/the most Limit Calls Across Executions allows \(1\)\. No call was placed\./);
+		for (const r of refused) expect(r.error).toMatch(/the most (Limit Calls Across Executions|Max Calls per Agent Run) allows \(1\)\. No call was placed\./);
 	});
 
 	test('the count holds across executions: three executions of the same workflow place one call in all', async () => {
