@@ -17,6 +17,7 @@ import { searchAssistants } from '../shared/searchAssistants';
 import { searchRagCollections } from './listSearch/searchRagCollections';
 import { assistantResource } from './resources/assistant';
 import { callStatusResource } from './resources/callStatus';
+import { campaignResource } from './resources/campaign';
 import { catalogResource } from './resources/catalog';
 import { customApiRequestResource } from './resources/customApiRequest';
 import { outboundCallResource } from './resources/outboundCall';
@@ -36,11 +37,15 @@ const modules: ResourceModule[] = [
 	ragCollectionResource,
 	outboundCallResource,
 	callStatusResource,
+	campaignResource,
 	customApiRequestResource,
 ];
 
+/** Resources that never keep state in n8n's data tables (no Assistant Platform Data Tables API credential). */
+const STATELESS_RESOURCES = modules.map((module) => String(module.resource.value)).filter((value) => value !== 'outboundCall' && value !== 'campaign');
+
 /** Resources served by the outbound API (and its credential); every other resource uses the portal API. */
-const OUTBOUND_RESOURCES = ['outboundCall', 'callStatus'];
+const OUTBOUND_RESOURCES = ['outboundCall', 'callStatus', 'campaign'];
 
 type ListSearch = (
 	this: ILoadOptionsFunctions,
@@ -128,11 +133,13 @@ export class AssistantPlatform implements INodeType {
 				required: true,
 				displayOptions: { show: { authentication: ['outboundApi'] } },
 			},
-			// Place Call's Limit Calls Across Executions counts in this n8n's data tables, through n8n's API.
+			// Place Call's Limit Calls Across Executions and every Campaign operation keep their state in this n8n's
+			// data tables, through n8n's API. n8n reads one description per credential type, so one condition: hidden
+			// when Limit Calls Across Executions is off, and on the resources that keep no state.
 			{
 				name: N8N_API_CREDENTIAL,
 				required: true,
-				displayOptions: { show: { resource: ['outboundCall'], operation: ['placeCall'], limitCalls: [true] } },
+				displayOptions: { hide: { limitCalls: [false], resource: STATELESS_RESOURCES } },
 			},
 		],
 		// As an AI agent's tool, each operation has a description written for the model and described

@@ -86,39 +86,42 @@ const HINTS: Record<string, { message: string; hint: string }> = {
 	},
 };
 
-function statusHint(status: number, credentialName: string): { message: string; hint: string } {
+/** Who answered, in an error's message: the platform, unless a request went elsewhere (n8n's own API). */
+export const PLATFORM = 'The platform';
+
+function statusHint(status: number, credentialName: string, service: string): { message: string; hint: string } {
 	if (status === 401) {
 		return {
-			message: 'The platform rejected the credentials (401 Unauthorized)',
+			message: `${service} rejected the credentials (401 Unauthorized)`,
 			hint: `Check the API key in the "${credentialName}" credential. Keys are never shown in errors.`,
 		};
 	}
 	if (status === 403) {
 		return {
-			message: 'The platform refused the request (403 Forbidden)',
+			message: `${service} refused the request (403 Forbidden)`,
 			hint: `The key in the "${credentialName}" credential is valid but not allowed to do this.`,
 		};
 	}
 	if (status === 404) {
 		return {
-			message: 'The platform found no such resource (404 Not Found)',
+			message: `${service} found no such resource (404 Not Found)`,
 			hint: 'Check the ID: it may have been deleted, or belong to another account.',
 		};
 	}
 	if (status === 429) {
 		return {
-			message: 'The platform is rate limiting requests (429 Too Many Requests)',
+			message: `${service} is rate limiting requests (429 Too Many Requests)`,
 			hint: 'Slow down: use the Batching request option (items per batch and interval).',
 		};
 	}
 	if (status >= 500) {
 		return {
-			message: `The platform failed to answer (${status})`,
-			hint: 'This is a platform-side problem. Try again later.',
+			message: `${service} failed to answer (${status})`,
+			hint: `This is a problem on the side of ${service === PLATFORM ? 'the platform' : service}. Try again later.`,
 		};
 	}
 	return {
-		message: `The platform rejected the request (${status})`,
+		message: `${service} rejected the request (${status})`,
 		hint: 'Check the fields of this operation.',
 	};
 }
@@ -130,10 +133,11 @@ export function platformApiError(
 	body: unknown,
 	credentialName: string,
 	itemIndex?: number,
+	service = PLATFORM,
 ): NodeApiError {
 	const platform = readPlatformError(body);
-	const known = platform.code ? HINTS[platform.code] : undefined;
-	const base = known ?? statusHint(status, credentialName);
+	const known = service === PLATFORM && platform.code ? HINTS[platform.code] : undefined;
+	const base = known ?? statusHint(status, credentialName, service);
 	const code = platform.code ? `${platform.code}: ` : '';
 	const detail = platform.message && !known ? ` (${platform.message})` : '';
 	const field =

@@ -74,12 +74,16 @@ export function readPlacement(
 	i: number,
 	credentialKey: string,
 	resultUrl?: string,
+	/** The number to call when it does not come from the Destination Number field (a campaign's contact row). */
+	number?: { value: unknown; field: string },
 ): Placement {
 	const route = ctx.getNodeParameter('route', i, 'trunk') as string;
 	if (route !== 'trunk' && route !== 'pbx') {
 		throw invalid(node, 'Route', 'must be "trunk" or "pbx"', i);
 	}
-	const dst = assertE164(node, 'Destination Number', ctx.getNodeParameter('dst', i, ''), i);
+	const dst = number
+		? assertE164(node, number.field, number.value, i)
+		: assertE164(node, 'Destination Number', ctx.getNodeParameter('dst', i, ''), i);
 	assertAllowedDestination(node, dst, ctx.getNodeParameter('allowedDestinations', i, ''), i);
 	const callerId = assertE164(node, 'Caller ID', ctx.getNodeParameter('callerId', i, ''), i);
 	const options = (ctx.getNodeParameter('options', i, {}) ?? {}) as IDataObject;

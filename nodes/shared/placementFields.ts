@@ -7,7 +7,8 @@ import { callLimitProperties } from './callLimit';
 
 type Show = NonNullable<IDisplayOptions['show']>;
 
-export type PlacementMode = 'placeCall' | 'placeCallAndWait';
+/** `campaignDial`: Campaign → Dial Due Contacts, whose numbers come from the contacts table. */
+export type PlacementMode = 'placeCall' | 'placeCallAndWait' | 'campaignDial';
 
 export const DEFAULT_MAX_WAIT_MINUTES = 15;
 export const MAX_WAIT_MINUTES_LIMIT = 10_080;
@@ -23,8 +24,9 @@ export function placementProperties(show: Show, mode: PlacementMode): INodePrope
 		const merged = { ...show, ...extra };
 		return Object.keys(merged).length > 0 ? { displayOptions: { show: merged } } : {};
 	};
-	const properties: INodeProperties[] = [
-		{
+	const properties: INodeProperties[] = [];
+	if (mode !== 'campaignDial') {
+		properties.push({
 			displayName:
 				mode === 'placeCall'
 					? 'Each input item places one real phone call, exactly once: never retried. To pace a campaign, use Settings > Request Options > Batching.'
@@ -33,7 +35,9 @@ export function placementProperties(show: Show, mode: PlacementMode): INodePrope
 			type: 'notice',
 			default: '',
 			...when(),
-		},
+		});
+	}
+	properties.push(
 		{
 			displayName: 'Route',
 			name: 'route',
@@ -57,7 +61,9 @@ export function placementProperties(show: Show, mode: PlacementMode): INodePrope
 			description: 'Which route the call takes',
 			...when(),
 		},
-		{
+	);
+	if (mode !== 'campaignDial') {
+		properties.push({
 			displayName: 'Destination Number',
 			name: 'dst',
 			type: 'string',
@@ -67,9 +73,12 @@ export function placementProperties(show: Show, mode: PlacementMode): INodePrope
 			description:
 				'The number to call, in international (E.164) form: a leading + and the country code. Short national numbering plans are accepted.',
 			...when(),
-		},
+		});
+	}
+	properties.push(
 		allowedDestinationsProperty(when()),
-		...callLimitProperties(show),
+		// A campaign's lines are its own cap (Max Calls in Flight, counted in its table).
+		...(mode === 'campaignDial' ? [] : callLimitProperties(show)),
 		{
 			displayName: 'Caller ID',
 			name: 'callerId',
@@ -92,7 +101,7 @@ export function placementProperties(show: Show, mode: PlacementMode): INodePrope
 				'IP address (v4 or v6) or hostname of your PBX. It must be authorized for your account on the platform.',
 			...when({ route: ['pbx'] }),
 		},
-	];
+	);
 
 	if (mode === 'placeCallAndWait') {
 		properties.push({
@@ -127,7 +136,7 @@ export function placementProperties(show: Show, mode: PlacementMode): INodePrope
 				'Use this assistant key instead of the one in the Outbound API credential, e.g. to call from another assistant. A value typed here is stored in the workflow: prefer the credential, or an expression that reads the key from a secure source.',
 		},
 	];
-	if (mode === 'placeCall') {
+	if (mode !== 'placeCallAndWait') {
 		options.push({
 			displayName: 'Call Result URL',
 			name: 'callResultUrl',
@@ -169,8 +178,8 @@ export function placementProperties(show: Show, mode: PlacementMode): INodePrope
 		});
 	}
 
+	if (mode !== 'campaignDial') properties.push(...campaignPlacementProperties(mode, when()));
 	properties.push(
-		...campaignPlacementProperties(mode, when()),
 		{
 			displayName: 'Options',
 			name: 'options',

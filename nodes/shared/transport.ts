@@ -408,7 +408,7 @@ export async function platformRequest(
 			await sleep(wait ?? backoffMs(attempt));
 			continue;
 		}
-		const error = platformApiError(node, statusCode, body, CREDENTIAL_LABEL[credential], policy.itemIndex);
+		const error = platformApiError(node, statusCode, body, CREDENTIAL_LABEL[credential], policy.itemIndex, credential === N8N_API_CREDENTIAL ? "n8n's API" : undefined);
 		if (policy.retry && retryable) {
 			// Say how the read ended: after the bound of attempts, or at once for a Retry-After beyond the bound.
 			const note = waitTooLong

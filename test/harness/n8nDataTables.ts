@@ -35,6 +35,10 @@ export interface N8nDataTables {
 	requests: Array<{ method: string; path: string }>;
 	/** Holds conditional updates until `open()`; `waiting()` counts those held. */
 	gate: { close(): void; open(): void; waiting(): number };
+	/** A table with `rows` (as a user's CSV import makes it); every column is a string unless `types` says otherwise. */
+	seed(name: string, rows: Array<Record<string, Value>>, types?: Record<string, string>): Table;
+	/** Lets `count` more row updates through, then answers every update with `status` (undefined: updates work again). */
+	failWritesAfter(count: number | undefined, status?: number): void;
 	/** Answers every request with this status until cleared (a broken n8n API). */
 	failWith(status: number | undefined): void;
 	reset(): void;
@@ -63,6 +67,10 @@ function matches(row: Row, filter: Filter | undefined): boolean {
 				return cell !== null && value !== null && cell < value;
 			case 'lte':
 				return cell !== null && value !== null && cell <= value;
+			case 'isEmpty':
+				return cell === null || cell === undefined || cell === '';
+			case 'isNotEmpty':
+				return !(cell === null || cell === undefined || cell === '');
 			default:
 				throw new Error(`unsupported condition ${condition}`);
 		}
@@ -77,6 +85,8 @@ export async function startN8nDataTables(apiKey = 'n8n-api-key-for-tests-0123456
 	let nextRowId = 1;
 	let nextTableId = 1;
 	let failing: number | undefined;
+	let writesLeft: number | undefined;
+	let writeFailure = 503;
 	let gateClosed = false;
 	let held: Array<() => void> = [];
 
@@ -117,19 +127,32 @@ export async function startN8nDataTables(apiKey = 'n8n-api-key-for-tests-0123456
 			}
 			const table = tables.find((t) => t.id === parts[1]);
 			if (!table) return send(404, { message: 'Data table not found' });
+			if (parts.length === 2 && req.method === 'GET') return send(200, shown(table));
+			if (parts[2] === 'columns' && req.method === 'POST') {
+				const column = { name: String(body.name), type: String(body.type) };
+				if (table.columns.some((c) => c.name === column.name)) return send(409, { message: 'column exists' });
+				table.columns.push(column);
+				return send(200, column);
+			}
 			if (parts[2] !== 'rows') return send(404, { message: 'not found' });
 			if (parts.length === 3 && req.method === 'GET') {
 				const filter = url.searchParams.get('filter');
-				const limit = Number(url.searchParams.get('limit') ?? 100);
-				const data = table.rows.filter((row) => matches(row, filter ? (JSON.parse(filter) as Filter) : undefined)).slice(0, limit);
-				return send(200, { data: data.map((row) => ({ ...row })), nextCursor: null });
+				const limit = Math.min(250, Number(url.searchParams.get('limit') ?? 100));
+				const cursor = url.searchParams.get('cursor');
+				const offset = cursor ? Number(Buffer.from(cursor, 'base64').toString('utf8')) : 0;
+				const all = table.rows.filter((row) => matches(row, filter ? (JSON.parse(filter) as Filter) : undefined));
+				const data = all.slice(offset, offset + limit);
+				const nextCursor = offset + limit < all.length ? Buffer.from(String(offset + limit)).toString('base64') : null;
+				return send(200, { data: data.map((row) => ({ ...row })), nextCursor });
 			}
 			if (parts.length === 3 && req.method === 'POST') {
-				const inserted = (body.data as Array<Record<string, Value>>).map((data) => ({ ...data, id: nextRowId++ }) as Row);
+				const blank = Object.fromEntries(table.columns.map((c) => [c.name, null]));
+				const inserted = (body.data as Array<Record<string, Value>>).map((data) => ({ ...blank, ...data, id: nextRowId++ }) as Row);
 				table.rows.push(...inserted);
 				return send(200, inserted);
 			}
 			if (parts[3] === 'update' && req.method === 'PATCH') {
+				if (writesLeft !== undefined && writesLeft-- <= 0) return send(writeFailure, { message: 'failing on purpose' });
 				const apply = () => {
 					const updated = table.rows.filter((row) => matches(row, body.filter as Filter));
 					for (const row of updated) Object.assign(row, body.data as Record<string, Value>);
@@ -161,6 +184,22 @@ export async function startN8nDataTables(apiKey = 'n8n-api-key-for-tests-0123456
 			},
 			waiting: () => held.length,
 		},
+		seed(name, rows, types = {}) {
+			const names = [...new Set(rows.flatMap((row) => Object.keys(row)))];
+			const table: Table = {
+				id: `table-${nextTableId++}`,
+				name,
+				columns: names.map((column) => ({ name: column, type: types[column] ?? 'string' })),
+				rows: rows.map((row) => ({ ...row, id: nextRowId++ }) as Row),
+				createdAt: new Date().toISOString(),
+			};
+			tables.push(table);
+			return table;
+		},
+		failWritesAfter(count, status = 503) {
+			writesLeft = count;
+			writeFailure = status;
+		},
 		failWith(status) {
 			failing = status;
 		},
@@ -168,6 +207,7 @@ export async function startN8nDataTables(apiKey = 'n8n-api-key-for-tests-0123456
 			tables.length = 0;
 			requests.length = 0;
 			failing = undefined;
+			writesLeft = undefined;
 			gateClosed = false;
 			held = [];
 		},

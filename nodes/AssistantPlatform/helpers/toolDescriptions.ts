@@ -66,6 +66,35 @@ export const TOOL_SPECS: Record<string, Record<string, ToolSpec>> = {
 			},
 		},
 	},
+	campaign: {
+		dial: {
+			description:
+				'Places the real phone calls that are due in a call campaign (its contacts and their state are in a data table the user chose): as many as lines are free, each contact once per attempt. Every call rings a real person and is billed; it cannot be undone. Use it only when the user asked to run the campaign now. No input. The answer counts what was placed and lists each call with internal_id.',
+		},
+		summary: {
+			description:
+				'Tells how a call campaign stands: its status (running, paused, stopped) and how many contacts are in flight, answered, finished (out of attempts), failed, unknown (may have been called: never called again automatically) and due. Read-only and free. No input.',
+		},
+		pause: {
+			description: 'Pauses a call campaign: no new calls are placed until it is resumed; calls in progress end normally. No input.',
+		},
+		resume: {
+			description: 'Resumes a paused call campaign: its due contacts are called again on the next dial run (real, billed calls). No input.',
+		},
+		stop: {
+			description: 'Stops a call campaign for good: no further calls are placed and it cannot be resumed. No input.',
+		},
+		prepare: {
+			description: "Adds a call campaign's state columns to its contacts table (needed once before the first dial). No input.",
+		},
+		recordResult: {
+			description:
+				'Records the result of a call of a campaign by its internal_id, checked against the platform\'s call record, and schedules the next attempt when the retry policy says so. Input: Internal_ID.',
+			inputs: {
+				internalId: { description: 'The internal_id of the call whose result to record (e.g. 9f1c2e4b7a8d4f0e9c3b5a6d7e8f9012)' },
+			},
+		},
+	},
 	assistant: {
 		create: {
 			description:

@@ -1,0 +1,231 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import type { ContactRow, ContactsTable } from '../../../shared/campaignTable';
+import { activateNewRows, asContact, campaignStatus, changeRow, freshToken, openContactsTable, rowsInState } from '../../../shared/campaignTable';
+import { isOpen, nextOpening } from '../../../shared/callingHours';
+import type { DurableCallLimit } from '../../../shared/callLimit';
+import { readCallLimit } from '../../../shared/callLimit';
+import { outboundApi } from '../../../shared/outbound';
+import type { Placement } from '../../../shared/placement';
+import { credentialAssistantKey, outcomeOf, placedItem, readPlacement, refuseAutomaticRetry } from '../../../shared/placement';
+import { markNoCallPlaced } from '../../../shared/placementMessages';
+import type { RetryPolicy } from '../../../shared/retryPolicy';
+import { readRetryPolicy } from '../../../shared/retryPolicy';
+import type { RequestSettings } from '../../../shared/transport';
+import { outboundBaseUrl, readRequestSettings } from '../../../shared/transport';
+
+import type { DialSettings } from './fields';
+import { CONTACTS_TABLE_FIELD, contactWindow, readDialSettings } from './fields';
+import { reconcile } from './reconcile';
+
+/*
+ * Campaign → Dial Due Contacts: one short run. It settles what earlier runs left (claims never confirmed become
+ * unknown; placed calls get their status read), counts the calls in flight from the table, and places the due
+ * contacts while lines are free: each contact is claimed in the table (a conditional update only one run wins)
+ * before its POST, and the platform's answer is written right after. A crash between the two leaves a claim that
+ * the next run marks unknown, never dialled again automatically.
+ */
+
+interface Run {
+	ctx: IExecuteFunctions;
+	table: ContactsTable;
+	settings: DialSettings;
+	policy: RetryPolicy;
+	request: RequestSettings;
+	baseURL: string;
+	credentialKey: string;
+	limit?: DurableCallLimit;
+	output: IDataObject[];
+	/** Numbers in flight or claimed in this run (a number is never in two calls of the campaign at once). */
+	busyNumbers: Set<string>;
+	stop?: string;
+}
+
+export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+	const node = this.getNode();
+	refuseAutomaticRetry(node, false);
+	let run: Run;
+	try {
+		const settings = readDialSettings(this);
+		const table = await openContactsTable(this, CONTACTS_TABLE_FIELD, settings.table, [settings.phoneColumn]);
+		run = {
+			ctx: this,
+			table,
+			settings,
+			policy: readRetryPolicy(node, this.getNodeParameter('retryPolicy', 0, {}), 0),
+			request: readRequestSettings(node, this.getNodeParameter('requestOptions', 0, {}), 0),
+			baseURL: await outboundBaseUrl(this),
+			credentialKey: await credentialAssistantKey(this),
+			limit: readCallLimit(this),
+			output: [],
+			busyNumbers: new Set(),
+		};
+	} catch (error) {
+		throw markNoCallPlaced(error as Error);
+	}
+	const { status } = await campaignStatus(this, run.table);
+	const summary: IDataObject = { campaign: run.table.name, status };
+	if (status !== 'running') {
+		return [[{ json: { ...summary, placed: 0, message: `The campaign is ${status}: nothing was dialled.` } }]];
+	}
+	await activateNewRows(this, run.table);
+	const settled = await reconcile(this, run.table, run.settings, run.policy, run.request, run.baseURL);
+	const inFlight = await callsInFlight(run);
+	const free = Math.max(0, Math.min(run.settings.maxInFlight - inFlight, run.settings.maxPerRun));
+	if (free > 0) await dialDue(run, free);
+	Object.assign(summary, settled, { inFlightBefore: inFlight, placed: run.output.filter((o) => o.campaignState === 'placed').length });
+	if (run.stop) summary.stoppedBecause = run.stop;
+	return [[{ json: summary }, ...run.output.map((json) => ({ json }))]];
+}
+
+/** The calls in flight, from the table: claimed and placed contacts (their numbers are busy too). */
+async function callsInFlight(run: Run): Promise<number> {
+	let count = 0;
+	for (const state of ['claimed', 'placed'] as const) {
+		const rows = await rowsInState(run.ctx, run.table, state, 250);
+		count += rows.length;
+		for (const row of rows) run.busyNumbers.add(String(row[run.settings.phoneColumn] ?? '').replace(/[\s().-]/g, ''));
+	}
+	return count;
+}
+
+/** Claims and places up to `free` due contacts, one at a time. */
+async function dialDue(run: Run, free: number): Promise<void> {
+	const now = Date.now();
+	const due = await rowsInState(run.ctx, run.table, 'pending', Math.min(250, free * 4 + 10), [
+		{ columnName: 'nextAttemptAt', condition: 'lte', value: now },
+	]);
+	due.sort((a, b) => Number(a.nextAttemptAt ?? 0) - Number(b.nextAttemptAt ?? 0) || a.id - b.id);
+	let placed = 0;
+	for (const raw of due) {
+		if (placed >= free || run.stop) return;
+		const contact = asContact(raw);
+		if ('invalid' in contact) {
+			run.output.push({ rowId: raw.id, campaignState: 'skipped', reason: contact.invalid });
+			continue;
+		}
+		const claimed = await claim(run, contact, Date.now());
+		if (!claimed) continue;
+		if (await place(run, claimed)) placed++;
+	}
+}
+
+/** The checks before a claim (attempts, calling hours, a number already in a call), then the claim itself. */
+async function claim(run: Run, contact: ContactRow, now: number): Promise<ContactRow | undefined> {
+	const { ctx, table } = run;
+	if (contact.attempt >= run.policy.maxAttempts) {
+		await changeRow(ctx, table, contact, { campaignState: 'finished', reason: `out of attempts (${contact.attempt} of ${run.policy.maxAttempts})` });
+		return undefined;
+	}
+	const window = contactWindow(ctx, run.settings, contact);
+	if (window && 'invalid' in window) {
+		await changeRow(ctx, table, contact, { campaignState: 'failed', reason: `not dialled: ${window.invalid}` });
+		return undefined;
+	}
+	if (window && !isOpen(window, now)) {
+		await changeRow(ctx, table, contact, { nextAttemptAt: nextOpening(window, now), reason: `outside calling hours (${window.label})` });
+		return undefined;
+	}
+	const number = String(contact[run.settings.phoneColumn] ?? '').replace(/[\s().-]/g, '');
+	if (run.busyNumbers.has(number)) return undefined;
+	const claimed = await changeRow(
+		ctx,
+		table,
+		contact,
+		{ campaignState: 'claimed', attempt: contact.attempt + 1, claimToken: freshToken(ctx), claimedAt: now, internalId: '', dialStatus: '', reason: '' },
+		[{ columnName: 'campaignState', condition: 'eq', value: 'pending' }],
+	);
+	if (claimed) run.busyNumbers.add(number);
+	return claimed;
+}
+
+/** Places the call of a claimed contact and writes what the platform answered; true when it was placed. */
+async function place(run: Run, row: ContactRow): Promise<boolean> {
+	const { ctx } = run;
+	const node = ctx.getNode();
+	const column = run.settings.phoneColumn;
+	let placement: Placement;
+	try {
+		placement = readPlacement(ctx, node, 0, run.credentialKey, undefined, { value: row[column], field: `${column} (row ${row.id})` });
+	} catch (error) {
+		const message = (error as Error).message;
+		if (!message.includes(`${column} (row ${row.id})`) && !message.includes('Allowed Destinations')) {
+			// A field of the node, not of this contact: nothing is dialled this run, and the claim is given back.
+			await release(run, row, message);
+			throw markNoCallPlaced(error as Error);
+		}
+		await record(run, row, { campaignState: 'failed', reason: `not dialled: ${message}` });
+		return false;
+	}
+	if (run.limit) {
+		const taken = await run.limit.take(0).catch((error: Error) => ({ refusal: error, place: undefined }));
+		if (taken.refusal) {
+			await release(run, row, taken.refusal.message);
+			run.stop = taken.refusal.message;
+			return false;
+		}
+	}
+	let accepted: IDataObject;
+	try {
+		const response = await outboundApi(ctx, run.request, 'POST', placement.path, {
+			baseURL: run.baseURL,
+			body: placement.body,
+			retry: false,
+			passStatuses: [429],
+		});
+		if (response.statusCode === 429) {
+			await release(run, row, "the account's limit of calls at once was reached (429): not placed, due again now");
+			run.stop = "the platform answered 429: the account's lines are full";
+			return false;
+		}
+		accepted = placedItem(node, placement, response, new Date().toISOString(), 0);
+	} catch (error) {
+		const outcome = outcomeOf(error);
+		const message = (error as Error).message;
+		if (outcome === 'rejected') await record(run, row, { campaignState: 'failed', reason: `refused by the platform: ${message}` });
+		else await record(run, row, { campaignState: 'unknown', reason: `outcome unknown: ${message}; the call may have been placed and is never dialled again automatically` });
+		return false;
+	}
+	await record(run, row, { campaignState: 'placed', internalId: String(accepted.internal_id), placedAt: Date.now() }, accepted);
+	return true;
+}
+
+/** Gives a claim back (nothing was placed): pending again, due now, the attempt not spent. */
+async function release(run: Run, row: ContactRow, reason: string): Promise<void> {
+	await changeRow(run.ctx, run.table, row, { campaignState: 'pending', attempt: row.attempt - 1, claimToken: '', reason });
+}
+
+/**
+ * Writes what happened to a claimed contact (tried three times: the call may already be placed, and an unwritten
+ * claim would become unknown). The output says what was written.
+ */
+async function record(run: Run, row: ContactRow, data: IDataObject, accepted?: IDataObject): Promise<void> {
+	let written: ContactRow | undefined;
+	let lastError: Error | undefined;
+	for (let attempt = 0; attempt < 3 && !written; attempt++) {
+		try {
+			written = await changeRow(run.ctx, run.table, row, data, [{ columnName: 'claimToken', condition: 'eq', value: String(row.claimToken ?? '') }]);
+			if (!written) break;
+		} catch (error) {
+			lastError = error as Error;
+		}
+	}
+	const out: IDataObject = {
+		rowId: row.id,
+		phone: row[run.settings.phoneColumn] as IDataObject[string],
+		attempt: row.attempt,
+		...data,
+	};
+	if (accepted) out.internal_id = accepted.internal_id;
+	if (!written) {
+		out.recorded = false;
+		out.warning = `The contacts table could not be written${lastError ? ` (${lastError.message})` : ''}: the contact stays claimed and the next run marks it unknown; it is never dialled again automatically.`;
+	}
+	run.output.push(out);
+	if (!written && data.campaignState === 'placed' && lastError) {
+		throw new NodeOperationError(run.ctx.getNode(), `The call to row ${row.id} was placed (internal_id ${String(accepted?.internal_id)}) but could not be recorded`, {
+			description: `${String(out.warning)} Dialling stopped for this run.`,
+		});
+	}
+}

@@ -1,0 +1,199 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+
+import { WEEKDAYS } from '../../../shared/callingHours';
+import type { CallingWindow } from '../../../shared/callingHours';
+import { readCallingWindow } from '../../../shared/callingHours';
+import { retryPolicyProperty } from '../../../shared/retryPolicy';
+import { assertIntegerInRange } from '../../../shared/validation';
+
+/** The fields the Campaign operations share, and their readers. */
+
+export const CONTACTS_TABLE_FIELD = 'Contacts Table';
+
+export function contactsTableProperty(operations: string[]): INodeProperties {
+	return {
+		displayName: 'Contacts Table',
+		name: 'contactsTable',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'e.g. Spring campaign contacts',
+		description:
+			"The data table that holds the campaign: one row per contact (import a CSV in n8n's Data tables), with the campaign's state columns beside yours (Prepare Contacts Table adds them). Its name or id.",
+		displayOptions: { show: { resource: ['campaign'], operation: operations } },
+	};
+}
+
+export const DEFAULT_MAX_IN_FLIGHT = 5;
+export const DEFAULT_MAX_PER_RUN = 20;
+export const DEFAULT_CLAIM_MINUTES = 2;
+export const DEFAULT_MAX_CALL_MINUTES = 30;
+export const DEFAULT_STATUS_READS = 20;
+
+const showDial = { resource: ['campaign'], operation: ['dial'] };
+
+/** Dial Due Contacts: what to dial and how many at once; the placement fields come from placementProperties. */
+export const dialProperties: INodeProperties[] = [
+	{
+		displayName:
+			'Each run places the calls that are due, as many as lines are free, and ends: run it every minute (Schedule Trigger). Every contact\'s state is kept in the contacts table, written before each call is placed.',
+		name: 'campaignDialNotice',
+		type: 'notice',
+		default: '',
+		displayOptions: { show: showDial },
+	},
+	{
+		displayName: 'Phone Column',
+		name: 'phoneColumn',
+		type: 'string',
+		default: 'phone',
+		description: "The contacts table's column with each contact's number, in international form (+…)",
+		displayOptions: { show: showDial },
+	},
+	{
+		displayName: 'Max Calls in Flight',
+		name: 'maxCallsInFlight',
+		type: 'number',
+		typeOptions: { minValue: 1, maxValue: 1000 },
+		default: DEFAULT_MAX_IN_FLIGHT,
+		description:
+			"At most this many of the campaign's calls ring or talk at once, counted from the contacts table (so across executions and workers): your account's limit of simultaneous calls, less what other workflows use",
+		displayOptions: { show: showDial },
+	},
+	{
+		displayName: 'Max Calls per Run',
+		name: 'maxCallsPerRun',
+		type: 'number',
+		typeOptions: { minValue: 1, maxValue: 1000 },
+		default: DEFAULT_MAX_PER_RUN,
+		description: 'At most this many calls placed by one run, which keeps each execution short',
+		displayOptions: { show: showDial },
+	},
+	{
+		displayName: 'Calling Hours',
+		name: 'callingHours',
+		type: 'fixedCollection',
+		placeholder: 'Add Calling Hours',
+		default: {},
+		description: "When a contact may be called, in the contact's time zone (Time Zone Column), else the workflow's",
+		displayOptions: { show: showDial },
+		options: [
+			{
+				displayName: 'Window',
+				name: 'window',
+				values: [
+					{
+						displayName: 'Days',
+						name: 'days',
+						type: 'multiOptions',
+						default: ['monday', 'tuesday', 'wednesday', 'thursday', 'friday'],
+						options: WEEKDAYS.map((day) => ({ name: day[0].toUpperCase() + day.slice(1), value: day })),
+					},
+					{ displayName: 'From', name: 'from', type: 'string', default: '09:00', description: 'Local time the window opens (HH:MM)' },
+					{ displayName: 'To', name: 'to', type: 'string', default: '20:00', description: 'Local time the window closes (HH:MM; 24:00 for midnight)' },
+					{
+						displayName: 'Time Zone Column',
+						name: 'timeZoneColumn',
+						type: 'string',
+						default: 'timezone',
+						description: "The contacts table's column with each contact's time zone (e.g. Europe/Rome); empty cells use the workflow's",
+					},
+				],
+			},
+		],
+	},
+	retryPolicyProperty(
+		'Which outcomes are called again, after how long, and how many attempts in all. The attempt is the one the contacts table holds, never one carried in a URL. ANSWER and unknown outcomes are never called again.',
+		{ displayOptions: { show: { resource: ['campaign'], operation: ['dial', 'recordResult'] } } },
+	),
+	{
+		displayName: 'Campaign Options',
+		name: 'campaignOptions',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		displayOptions: { show: showDial },
+		options: [
+			{
+				displayName: 'Unconfirmed Claim After (Minutes)',
+				name: 'claimMinutes',
+				type: 'number',
+				typeOptions: { minValue: 1, maxValue: 1440 },
+				default: DEFAULT_CLAIM_MINUTES,
+				description:
+					'A contact claimed for a call whose answer was never written (n8n stopped between claiming and recording) is marked unknown after this long: the call may have been placed, so it is never dialled again automatically',
+			},
+			{
+				displayName: 'Max Call Length (Minutes)',
+				name: 'maxCallMinutes',
+				type: 'number',
+				typeOptions: { minValue: 1, maxValue: 1440 },
+				default: DEFAULT_MAX_CALL_MINUTES,
+				description: 'A placed call with no result and no status record after this long is marked unknown and frees its line',
+			},
+			{
+				displayName: 'Status Reads per Run',
+				name: 'statusReads',
+				type: 'number',
+				typeOptions: { minValue: 0, maxValue: 1000 },
+				default: DEFAULT_STATUS_READS,
+				description:
+					'How many placed calls one run reads the status of (those waiting longest first), to record results that did not arrive at a trigger',
+			},
+		],
+	},
+];
+
+export interface DialSettings {
+	table: string;
+	phoneColumn: string;
+	maxInFlight: number;
+	maxPerRun: number;
+	window?: { days: unknown; from: unknown; to: unknown; timeZoneColumn: string };
+	claimMs: number;
+	maxCallMs: number;
+	statusReads: number;
+}
+
+export function readDialSettings(ctx: IExecuteFunctions): DialSettings {
+	const node = ctx.getNode();
+	const options = (ctx.getNodeParameter('campaignOptions', 0, {}) ?? {}) as IDataObject;
+	const hours = ((ctx.getNodeParameter('callingHours', 0, {}) ?? {}) as IDataObject).window as IDataObject | undefined;
+	const phoneColumn = String(ctx.getNodeParameter('phoneColumn', 0, 'phone') ?? '').trim() || 'phone';
+	const settings: DialSettings = {
+		table: String(ctx.getNodeParameter('contactsTable', 0, '') ?? ''),
+		phoneColumn,
+		maxInFlight: assertIntegerInRange(node, 'Max Calls in Flight', ctx.getNodeParameter('maxCallsInFlight', 0, DEFAULT_MAX_IN_FLIGHT), 1, 1000, 0),
+		maxPerRun: assertIntegerInRange(node, 'Max Calls per Run', ctx.getNodeParameter('maxCallsPerRun', 0, DEFAULT_MAX_PER_RUN), 1, 1000, 0),
+		claimMs: assertIntegerInRange(node, 'Unconfirmed Claim After (Minutes)', options.claimMinutes ?? DEFAULT_CLAIM_MINUTES, 1, 1440, 0) * 60_000,
+		maxCallMs: assertIntegerInRange(node, 'Max Call Length (Minutes)', options.maxCallMinutes ?? DEFAULT_MAX_CALL_MINUTES, 1, 1440, 0) * 60_000,
+		statusReads: assertIntegerInRange(node, 'Status Reads per Run', options.statusReads ?? DEFAULT_STATUS_READS, 0, 1000, 0),
+	};
+	if (hours) {
+		settings.window = {
+			days: hours.days,
+			from: hours.from,
+			to: hours.to,
+			timeZoneColumn: String(hours.timeZoneColumn ?? '').trim(),
+		};
+		// Checked once before anything is claimed: a wrong time or day stops the run, naming the field.
+		readCallingWindow(node, { days: hours.days, from: hours.from, to: hours.to }, ctx.getTimezone(), 0);
+	}
+	return settings;
+}
+
+/** The calling window of one contact: its own time zone when the row has a valid one, else the workflow's. */
+export function contactWindow(ctx: IExecuteFunctions, settings: DialSettings, row: IDataObject): CallingWindow | { invalid: string } | undefined {
+	if (!settings.window) return undefined;
+	const zone = settings.window.timeZoneColumn ? row[settings.window.timeZoneColumn] : undefined;
+	try {
+		return readCallingWindow(
+			ctx.getNode(),
+			{ days: settings.window.days, from: settings.window.from, to: settings.window.to, timeZone: typeof zone === 'string' ? zone : undefined },
+			ctx.getTimezone(),
+			0,
+		);
+	} catch (error) {
+		return { invalid: (error as Error).message };
+	}
+}

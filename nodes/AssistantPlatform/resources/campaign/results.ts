@@ -1,0 +1,77 @@
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+
+import type { ContactRow, ContactsTable } from '../../../shared/campaignTable';
+import { changeRow } from '../../../shared/campaignTable';
+import { normalizeDialStatus } from '../../../shared/dialStatuses';
+import { isObject } from '../../../shared/object';
+import type { RetryPolicy } from '../../../shared/retryPolicy';
+import { decideNextCall } from '../../../shared/retryPolicy';
+import type { RequestSettings } from '../../../shared/transport';
+import { readStatusOnce } from '../../../shared/statusPoll';
+
+/*
+ * A call's result applied to its contact, once: only a row still "placed" with the same internalId changes (a
+ * repeated or late delivery finds it changed and changes nothing), and what happens next follows from the attempt
+ * the row holds, never from one carried in a URL.
+ */
+
+/** What a status read says about a call: its record (same id, a dial status), none yet, or nothing usable. */
+export type StatusRead = { kind: 'record'; dialStatus: string; record: IDataObject } | { kind: 'none' } | { kind: 'unusable'; why: string };
+
+/**
+ * One status read of `internalId`. Only a record naming the same call with a dial status ends a call: an empty
+ * object, a record of another id or without a dial status, and a failed read are not an end (the line stays busy).
+ */
+export async function readRecord(ctx: IExecuteFunctions, settings: RequestSettings, internalId: string, baseURL: string): Promise<StatusRead> {
+	let response;
+	try {
+		response = await readStatusOnce(ctx, settings, internalId, 0, baseURL);
+	} catch (error) {
+		return { kind: 'unusable', why: `the status read failed: ${(error as Error).message}` };
+	}
+	if (response.statusCode === 404) return { kind: 'none' };
+	const body = response.body;
+	if (!isObject(body)) return { kind: 'unusable', why: 'the status read answered something that is not a record' };
+	const id = body.internal_id;
+	if ((typeof id !== 'string' && typeof id !== 'number') || String(id) !== internalId) {
+		return { kind: 'unusable', why: 'the status read answered a record of another call (or of none)' };
+	}
+	const status = normalizeDialStatus(body.dialstatus ?? body.dialStatus);
+	if (status === '') return { kind: 'unusable', why: 'the status record has no dial status' };
+	return { kind: 'record', dialStatus: status, record: body };
+}
+
+export interface Applied {
+	row?: ContactRow;
+	state: string;
+	reason: string;
+}
+
+/**
+ * Applies `dialStatus` to a placed contact: answered; pending again when the Retry Policy calls it again (due when
+ * it says); finished otherwise. Undefined when the row was no longer the placed call (already recorded, or changed).
+ */
+export async function applyResult(
+	ctx: IExecuteFunctions,
+	table: ContactsTable,
+	row: ContactRow,
+	dialStatus: string,
+	policy: RetryPolicy,
+	now: number,
+): Promise<Applied | undefined> {
+	const status = normalizeDialStatus(dialStatus);
+	const decision = decideNextCall(policy, status, row.attempt, now);
+	const state = status === 'ANSWER' ? 'answered' : decision.callAgain ? 'pending' : 'finished';
+	const data: IDataObject = { campaignState: state, dialStatus: status, reason: decision.reason, claimToken: '' };
+	if (state === 'pending') data.nextAttemptAt = Date.parse(String(decision.at));
+	const written = await changeRow(ctx, table, row, data, [
+		{ columnName: 'campaignState', condition: 'eq', value: 'placed' },
+		{ columnName: 'internalId', condition: 'eq', value: String(row.internalId ?? '') },
+	]);
+	return written ? { row: written, state, reason: decision.reason } : undefined;
+}
+
+/** Marks a contact unknown: the call may have been placed and what happened is not known; never dialled again automatically. */
+export async function markUnknown(ctx: IExecuteFunctions, table: ContactsTable, row: ContactRow, reason: string, extra: IDataObject = {}): Promise<ContactRow | undefined> {
+	return await changeRow(ctx, table, row, { campaignState: 'unknown', reason, ...extra });
+}

@@ -1,0 +1,320 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import { runNode } from '../harness/engine';
+import type { N8nDataTables } from '../harness/n8nDataTables';
+import { startN8nDataTables } from '../harness/n8nDataTables';
+import { useCallerAssistant, useSandbox } from '../harness/sandbox';
+
+/*
+ * A campaign whose state lives in its contacts table (n8n's data tables, through n8n's API; here the in-memory API
+ * of the engine tests): every transition of a contact is written before what it allows happens. A dial run claims
+ * a contact (a conditional update only one run wins) before its POST and writes the platform's answer right after;
+ * a crash in between leaves a claim the next run marks unknown, never dialled again. Calls in flight are counted
+ * from the table, results are applied once by internal_id with the attempt the table holds, and the campaign can be
+ * paused, resumed and stopped without editing the workflow.
+ */
+
+const CALLER = '+390212345678';
+const TABLE = 'Spring contacts';
+const fx = useSandbox();
+useCallerAssistant(fx, CALLER);
+
+let store: N8nDataTables;
+beforeAll(async () => {
+	store = await startN8nDataTables();
+});
+afterAll(async () => {
+	await store.stop();
+});
+beforeEach(() => store.reset());
+
+const credentials = () => ({ ...fx.credentials, assistantPlatformN8nApi: store.credentials });
+const posts = () => fx.sandbox.journal.filter((e) => e.method === 'POST');
+const dialled = () => posts().map((e) => String((e.body as IDataObject).dst));
+const numbers = (count: number, from = 0) => Array.from({ length: count }, (_, i) => `+1415555${String(from + i).padStart(4, '0')}`);
+const contacts = () => store.tables.find((t) => t.name === TABLE)!.rows;
+const stateOf = (phone: string) => contacts().find((row) => row.phone === phone)?.campaignState;
+
+async function campaign(operation: string, parameters: IDataObject = {}, items?: IDataObject[]) {
+	return await runNode({
+		parameters: { resource: 'campaign', operation, contactsTable: TABLE, ...parameters },
+		credentials: credentials(),
+		items: (items ?? [{}]).map((json) => ({ json })),
+	});
+}
+
+const dial = (parameters: IDataObject = {}) =>
+	campaign('dial', { callerId: CALLER, maxCallsInFlight: 3, retryPolicy: { busy: 0, noAnswer: 0, maxAttempts: 2 }, ...parameters });
+
+async function prepared(phones: string[], extra: (phone: string) => IDataObject = () => ({})) {
+	store.seed(TABLE, phones.map((phone) => ({ phone, name: `Contact ${phone.slice(-4)}`, ...extra(phone) })));
+	const { error } = await campaign('prepare');
+	expect(error).toBeUndefined();
+}
+
+/** Ends every call in progress in the sandbox (its clock moves on an hour). */
+const endCalls = async () => await fx.sandbox.clock.advance(3_600_000);
+
+describe('the contacts table', () => {
+	test('without the campaign columns: refused naming them, before anything is dialled', async () => {
+		store.seed(TABLE, [{ phone: '+14155550000' }]);
+		const { error } = await dial();
+		expect(error?.message).toBe(
+			`The data table "${TABLE}" lacks the campaign column(s) campaignState, attempt, nextAttemptAt, internalId, claimToken, claimedAt, placedAt, dialStatus, reason, version, writeToken. No call was placed.`,
+		);
+		expect(posts()).toHaveLength(0);
+	});
+
+	test('without the phone column: refused naming it and the columns there are', async () => {
+		store.seed(TABLE, [{ mobile: '+14155550000' }]);
+		await campaign('prepare');
+		const { error } = await dial();
+		expect(error?.message).toMatch(/^The data table "Spring contacts" has no column "phone"/);
+		expect(posts()).toHaveLength(0);
+	});
+
+	test('Prepare Contacts Table adds the campaign columns and keeps the rows', async () => {
+		await prepared(numbers(2));
+		const table = store.tables.find((t) => t.name === TABLE)!;
+		expect(table.columns.map((c) => c.name)).toEqual(expect.arrayContaining(['phone', 'name', 'campaignState', 'version', 'writeToken']));
+		expect(contacts()).toHaveLength(2);
+	});
+});
+
+describe('Dial Due Contacts: short runs that share the lines through the table', () => {
+	test('places the due contacts while lines are free, writes each internal_id, and ends', async () => {
+		const phones = numbers(7);
+		await prepared(phones);
+		const { items, error } = await dial();
+		expect(error).toBeUndefined();
+		expect(posts()).toHaveLength(3);
+		const placed = contacts().filter((row) => row.campaignState === 'placed');
+		expect(placed.map((row) => row.phone).sort()).toEqual(dialled().sort());
+		const ids = fx.sandbox.callJournal.calls.map((c) => c.internal_id).sort();
+		expect(placed.map((row) => row.internalId).sort()).toEqual(ids);
+		expect(placed.every((row) => row.attempt === 1)).toBe(true);
+		expect(contacts().filter((row) => row.campaignState === 'pending')).toHaveLength(4);
+		expect(items[0].json).toMatchObject({ campaign: TABLE, status: 'running', inFlightBefore: 0, placed: 3 });
+		expect(items).toHaveLength(4);
+	});
+
+	test('a second run while the calls last places nothing: the calls in flight are counted from the table', async () => {
+		await prepared(numbers(7));
+		await dial();
+		const second = await dial();
+		expect(second.items[0].json).toMatchObject({ inFlightBefore: 3, placed: 0 });
+		expect(posts()).toHaveLength(3);
+	});
+
+	test('once the calls end, the next run reads their records, records the results and dials the next ones', async () => {
+		const phones = numbers(5);
+		await prepared(phones);
+		fx.sandbox.setDialOutcome({ dialstatus: 'ANSWER', ringMs: 0, durationSec: 30 });
+		await dial();
+		await endCalls();
+		const { items } = await dial();
+		expect(items[0].json).toMatchObject({ resultsRead: 3, placed: 2 });
+		expect(contacts().filter((row) => row.campaignState === 'answered')).toHaveLength(3);
+		expect(new Set(dialled()).size).toBe(5);
+	});
+
+	test('two runs started at once: no contact is claimed twice, and the lines hold', async () => {
+		await prepared(numbers(12));
+		store.gate.close();
+		const runs = [dial(), dial()];
+		for (let waited = 0; store.gate.waiting() < 2 && waited < 300; waited++) await new Promise((r) => setTimeout(r, 10));
+		store.gate.open();
+		await Promise.all(runs);
+		const all = dialled();
+		expect(new Set(all).size).toBe(all.length);
+		expect(all.length).toBeLessThanOrEqual(6);
+		const claimedOrPlaced = contacts().filter((row) => row.campaignState === 'placed');
+		expect(claimedOrPlaced).toHaveLength(all.length);
+	});
+
+	test('the stored attempt counts: BUSY is called again up to Max Attempts, then finished', async () => {
+		const [busy] = numbers(1);
+		await prepared([busy]);
+		fx.sandbox.setDialOutcome({ dst: busy, dialstatus: 'BUSY', ringMs: 0 });
+		for (let run = 0; run < 4; run++) {
+			await dial();
+			await endCalls();
+		}
+		await dial();
+		expect(dialled()).toEqual([busy, busy]);
+		const row = contacts()[0];
+		expect(row).toMatchObject({ campaignState: 'finished', attempt: 2, dialStatus: 'BUSY' });
+		expect(String(row.reason)).toMatch(/out of attempts/);
+	});
+
+	test('a contact whose claim was never confirmed (n8n stopped between claim and POST) becomes unknown, never dialled again', async () => {
+		const [first, second] = numbers(2);
+		await prepared([first, second]);
+		await dial({ maxCallsPerRun: 1 });
+		// The state a crash right after the claim leaves: claimed, no internal_id, long ago.
+		const row = contacts().find((r) => r.campaignState === 'pending')!;
+		Object.assign(row, { campaignState: 'claimed', attempt: 1, claimedAt: Date.now() - 10 * 60_000, version: Number(row.version) + 1 });
+		await endCalls();
+		const { items } = await dial();
+		expect(items[0].json).toMatchObject({ unconfirmedClaims: 1 });
+		expect(row.campaignState).toBe('unknown');
+		expect(String(row.reason)).toMatch(/may have been placed/);
+		expect(dialled()).toHaveLength(1);
+	});
+
+	test("the platform accepted a call but the table could not be written: the output says so, the contact stays claimed and later becomes unknown", async () => {
+		const [phone] = numbers(1);
+		await prepared([phone]);
+		store.failWritesAfter(2, 503);
+		const { error } = await dial();
+		store.failWritesAfter(undefined);
+		expect(error?.message).toMatch(/was placed \(internal_id .+\) but could not be recorded/);
+		expect(stateOf(phone)).toBe('claimed');
+		contacts()[0].claimedAt = Date.now() - 10 * 60_000;
+		await dial();
+		expect(stateOf(phone)).toBe('unknown');
+		expect(dialled()).toEqual([phone]);
+	});
+
+	test('a number that appears twice is never in two calls at once', async () => {
+		const [phone] = numbers(1);
+		await prepared([phone, phone]);
+		await dial();
+		expect(dialled()).toEqual([phone]);
+	});
+
+	test('a row whose state someone edited to a word the campaign does not know is never dialled; the summary counts it apart', async () => {
+		const phones = numbers(2);
+		await prepared(phones);
+		await campaign('dial', { callerId: CALLER, maxCallsInFlight: 5 }).then(() => undefined);
+		expect(dialled()).toHaveLength(2);
+		await endCalls();
+		await dial();
+		const row = contacts()[0];
+		row.campaignState = 'done-by-hand';
+		row.attempt = 0;
+		await dial();
+		expect(dialled()).toHaveLength(2);
+		const { items } = await campaign('summary');
+		expect(items[0].json).toMatchObject({ other: 1 });
+	});
+
+	test('outside calling hours a contact is not dialled: its next attempt moves to when its window opens', async () => {
+		const [phone] = numbers(1);
+		await prepared([phone], () => ({ timezone: 'Pacific/Kiritimati' }));
+		const now = new Date();
+		// A window of one minute, an hour ago in the contact's zone: closed now.
+		const local = new Date(now.getTime() + 14 * 3_600_000 - 3_600_000);
+		const hhmm = (d: Date) => `${String(d.getUTCHours()).padStart(2, '0')}:${String(d.getUTCMinutes()).padStart(2, '0')}`;
+		const days = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'];
+		await dial({ callingHours: { window: { days, from: hhmm(local), to: hhmm(new Date(local.getTime() + 60_000)), timeZoneColumn: 'timezone' } } });
+		expect(posts()).toHaveLength(0);
+		const row = contacts()[0];
+		expect(row.campaignState).toBe('pending');
+		expect(Number(row.nextAttemptAt)).toBeGreaterThan(Date.now());
+		expect(String(row.reason)).toMatch(/outside calling hours/);
+	});
+});
+
+describe('Record Call Result: a result is a fact, applied once, by internal_id', () => {
+	async function placedCall(dialstatus: 'ANSWER' | 'BUSY') {
+		const [phone] = numbers(1);
+		await prepared([phone]);
+		fx.sandbox.setDialOutcome({ dst: phone, dialstatus, ringMs: 0 });
+		await dial();
+		const internalId = String(contacts()[0].internalId);
+		return { phone, internalId };
+	}
+	const record = (internal_id: string, dialStatus: string, extra: IDataObject = {}) =>
+		campaign('recordResult', { retryPolicy: { busy: 0, maxAttempts: 3 }, ...extra }, [{ internal_id, dialStatus }]);
+
+	test('a result whose record is there: recorded; the same result again: already recorded, nothing changes', async () => {
+		const { internalId } = await placedCall('ANSWER');
+		await endCalls();
+		const first = await record(internalId, 'ANSWER');
+		expect(first.items[0].json).toMatchObject({ recorded: true, campaignState: 'answered', attempt: 1 });
+		const version = contacts()[0].version;
+		const again = await record(internalId, 'ANSWER');
+		expect(again.items[0].json).toMatchObject({ recorded: false, reason: 'already recorded: the contact is answered' });
+		expect(contacts()[0].version).toBe(version);
+	});
+
+	test('a forged BUSY for an answered call changes nothing and schedules no retry', async () => {
+		const { internalId } = await placedCall('ANSWER');
+		await endCalls();
+		await record(internalId, 'ANSWER');
+		const forged = await record(internalId, 'BUSY');
+		expect(forged.items[0].json.recorded).toBe(false);
+		expect(contacts()[0]).toMatchObject({ campaignState: 'answered', attempt: 1 });
+	});
+
+	test('a result posted while the call is still live (no record yet) is not believed: it waits for the record', async () => {
+		const { internalId } = await placedCall('ANSWER');
+		const early = await record(internalId, 'BUSY');
+		expect(early.items[0].json).toMatchObject({ recorded: false });
+		expect(String(early.items[0].json.reason)).toMatch(/no status record yet/);
+		expect(contacts()[0].campaignState).toBe('placed');
+	});
+
+	test('a result that disagrees with the record: unknown, never a retry', async () => {
+		const { internalId } = await placedCall('ANSWER');
+		await endCalls();
+		const { items } = await record(internalId, 'BUSY');
+		expect(items[0].json).toMatchObject({ recorded: true, campaignState: 'unknown' });
+		expect(contacts()[0]).toMatchObject({ campaignState: 'unknown', attempt: 1 });
+	});
+
+	test('a result without internal_id, or of a call the campaign does not know, is reported, not an error', async () => {
+		await placedCall('ANSWER');
+		const { items, error } = await campaign('recordResult', {}, [{ internal_id: '' }, { internal_id: 'not-ours-123', dialStatus: 'BUSY' }]);
+		expect(error).toBeUndefined();
+		expect(items.map((i) => i.json.recorded)).toEqual([false, false]);
+		expect(String(items[1].json.reason)).toMatch(/no contact of the campaign/);
+	});
+
+	test('BUSY with attempts left: pending again, due after the Retry Policy delay, the next dial places attempt 2', async () => {
+		const { phone, internalId } = await placedCall('BUSY');
+		await endCalls();
+		await record(internalId, 'BUSY');
+		expect(contacts()[0]).toMatchObject({ campaignState: 'pending', attempt: 1, dialStatus: 'BUSY' });
+		await dial();
+		expect(dialled()).toEqual([phone, phone]);
+		expect(contacts()[0]).toMatchObject({ campaignState: 'placed', attempt: 2 });
+	});
+});
+
+describe('control without editing the workflow', () => {
+	test('Pause: dial runs place nothing; Resume: they go on; Stop: for good', async () => {
+		await prepared(numbers(4));
+		expect((await campaign('pause')).items[0].json).toMatchObject({ status: 'paused', previousStatus: 'running' });
+		const paused = await dial();
+		expect(paused.items[0].json).toMatchObject({ status: 'paused', placed: 0 });
+		expect(posts()).toHaveLength(0);
+		await campaign('resume');
+		await dial();
+		expect(posts()).toHaveLength(3);
+		await campaign('stop');
+		const { error } = await campaign('resume');
+		expect(error?.message).toMatch(/is stopped: it cannot be resumed/);
+		await endCalls();
+		await dial();
+		expect(posts()).toHaveLength(3);
+	});
+
+	test('Get Summary counts the contacts by state, in flight and due', async () => {
+		await prepared(numbers(5));
+		await dial();
+		store.seed('other', [{ phone: '+1' }]);
+		const { items } = await campaign('summary');
+		expect(items[0].json).toMatchObject({ campaign: TABLE, status: 'running', contacts: 5, placed: 3, pending: 2, inFlight: 3, dueNow: 2, answered: 0, unknown: 0 });
+	});
+
+	test('contacts added while the campaign runs are dialled by the next run', async () => {
+		await prepared(numbers(1));
+		await dial();
+		const table = store.tables.find((t) => t.name === TABLE)!;
+		table.rows.push({ id: 9999, phone: numbers(1, 50)[0], name: 'Late', campaignState: null } as never);
+		await dial();
+		expect(dialled()).toEqual([numbers(1)[0], numbers(1, 50)[0]]);
+	});
+});
