@@ -199,6 +199,21 @@ describe('Dial Due Contacts: short runs that share the lines through the table',
 		expect(items[0].json).toMatchObject({ other: 1 });
 	});
 
+	test('a contact edited mid-campaign: a new number is dialled next time, and a placed call keeps its result', async () => {
+		const [first, second] = numbers(2);
+		await prepared([first, second]);
+		fx.sandbox.setDialOutcome({ dialstatus: 'ANSWER', ringMs: 0 });
+		await dial({ maxCallsInFlight: 1 });
+		const placed = contacts().find((r) => r.campaignState === 'placed')!;
+		const waiting = contacts().find((r) => r.campaignState === 'pending')!;
+		placed.name = 'Renamed';
+		waiting.phone = numbers(1, 77)[0];
+		await endCalls();
+		await dial({ maxCallsInFlight: 1 });
+		expect(placed.campaignState).toBe('answered');
+		expect(dialled()).toEqual([String(placed.phone), numbers(1, 77)[0]]);
+	});
+
 	test('outside calling hours a contact is not dialled: its next attempt moves to when its window opens', async () => {
 		const [phone] = numbers(1);
 		await prepared([phone], () => ({ timezone: 'Pacific/Kiritimati' }));

@@ -44,7 +44,7 @@ export async function summary(this: IExecuteFunctions): Promise<INodeExecutionDa
 	await eachRow(this, contacts, (row) => {
 		total++;
 		const state = row.campaignState;
-		const key = state === null || state === undefined || state === '' ? 'new' : typeof state === 'string' && state in counts ? state : 'other';
+		const key = state === null || state === undefined || state === '' ? 'new' : typeof state === 'string' && Object.hasOwn(counts, state) ? state : 'other';
 		counts[key]++;
 		if ((key === 'pending' && Number(row.nextAttemptAt ?? 0) <= now) || key === 'new') dueNow++;
 	});

@@ -6,6 +6,7 @@ import { activateNewRows, asContact, campaignStatus, changeRow, freshToken, open
 import { isOpen, nextOpening } from '../../../shared/callingHours';
 import type { DurableCallLimit } from '../../../shared/callLimit';
 import { readCallLimit } from '../../../shared/callLimit';
+import { MAX_ROWS_PER_PAGE, readPage } from '../../../shared/dataTables';
 import { outboundApi } from '../../../shared/outbound';
 import type { Placement } from '../../../shared/placement';
 import { credentialAssistantKey, outcomeOf, placedItem, readPlacement, refuseAutomaticRetry } from '../../../shared/placement';
@@ -79,13 +80,20 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 	return [[{ json: summary }, ...run.output.map((json) => ({ json }))]];
 }
 
-/** The calls in flight, from the table: claimed and placed contacts (their numbers are busy too). */
+/**
+ * The calls in flight, from the table: claimed and placed contacts (their numbers are busy too), read page by page
+ * until there are no more or they fill every line.
+ */
 async function callsInFlight(run: Run): Promise<number> {
 	let count = 0;
 	for (const state of ['claimed', 'placed'] as const) {
-		const rows = await rowsInState(run.ctx, run.table, state, 250);
-		count += rows.length;
-		for (const row of rows) run.busyNumbers.add(String(row[run.settings.phoneColumn] ?? '').replace(/[\s().-]/g, ''));
+		let cursor: string | undefined;
+		do {
+			const page = await readPage(run.ctx, run.table.id, [{ columnName: 'campaignState', condition: 'eq', value: state }], MAX_ROWS_PER_PAGE, cursor);
+			count += page.rows.length;
+			for (const row of page.rows) run.busyNumbers.add(String(row[run.settings.phoneColumn] ?? '').replace(/[\s().-]/g, ''));
+			cursor = page.rows.length > 0 ? page.next : undefined;
+		} while (cursor && count <= run.settings.maxInFlight);
 	}
 	return count;
 }
@@ -134,7 +142,11 @@ async function claim(run: Run, contact: ContactRow, now: number): Promise<Contac
 		table,
 		contact,
 		{ campaignState: 'claimed', attempt: contact.attempt + 1, claimToken: freshToken(ctx), claimedAt: now, internalId: '', dialStatus: '', reason: '' },
-		[{ columnName: 'campaignState', condition: 'eq', value: 'pending' }],
+		// Still pending, and still the number read: a contact edited meanwhile is read again by the next run.
+		[
+			{ columnName: 'campaignState', condition: 'eq', value: 'pending' },
+			{ columnName: run.settings.phoneColumn, condition: 'eq', value: String(contact[run.settings.phoneColumn] ?? '') },
+		],
 	);
 	if (claimed) run.busyNumbers.add(number);
 	return claimed;
