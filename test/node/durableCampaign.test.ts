@@ -118,6 +118,22 @@ describe('Dial Due Contacts: short runs that share the lines through the table',
 		expect(new Set(dialled()).size).toBe(5);
 	});
 
+	test('Keep Dialling For: one run places more calls as lines free up, never more at once than Max Calls in Flight', async () => {
+		const phones = numbers(6);
+		await prepared(phones);
+		fx.sandbox.setDialOutcome({ dialstatus: 'ANSWER', ringMs: 0, durationSec: 30 });
+		const run = dial({ maxCallsInFlight: 2, maxCallsPerRun: 6, campaignOptions: { keepDiallingSeconds: 30, checkIntervalSeconds: 0.1 } });
+		// The calls of each pass end while the run waits: the next pass reads their records and fills the lines.
+		for (let waited = 0; dialled().length < 6 && waited < 250; waited++) {
+			await new Promise((r) => setTimeout(r, 20));
+			if (fx.sandbox.callsInFlight === 2) await endCalls();
+		}
+		const { items } = await run;
+		expect(new Set(dialled()).size).toBe(6);
+		expect(items[0].json).toMatchObject({ placed: 6 });
+		expect(Math.max(...fx.sandbox.callJournal.calls.map((c) => fx.sandbox.callJournal.calls.filter((o) => o.startedAt <= c.startedAt && o.endedAt > c.startedAt).length))).toBeLessThanOrEqual(2);
+	});
+
 	test('two runs started at once: no contact is claimed twice, and the lines hold', async () => {
 		await prepared(numbers(12));
 		store.gate.close();

@@ -1,5 +1,5 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import { NodeOperationError, sleep } from 'n8n-workflow';
 
 import type { ContactRow, ContactsTable } from '../../../shared/campaignTable';
 import { activateNewRows, asContact, campaignStatus, changeRow, freshToken, openContactsTable, rowsInState } from '../../../shared/campaignTable';
@@ -71,11 +71,24 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 		return [[{ json: { ...summary, placed: 0, message: `The campaign is ${status}: nothing was dialled.` } }]];
 	}
 	await activateNewRows(this, run.table);
-	const settled = await reconcile(this, run.table, run.settings, run.policy, run.request, run.baseURL);
-	const inFlight = await callsInFlight(run);
-	const free = Math.max(0, Math.min(run.settings.maxInFlight - inFlight, run.settings.maxPerRun));
-	if (free > 0) await dialDue(run, free);
-	Object.assign(summary, settled, { inFlightBefore: inFlight, placed: run.output.filter((o) => o.campaignState === 'placed').length });
+	const until = Date.now() + run.settings.keepMs;
+	const totals: Record<string, number> = {};
+	let inFlightBefore: number | undefined;
+	for (let pass = 0; ; pass++) {
+		const settled = await reconcile(this, run.table, run.settings, run.policy, run.request, run.baseURL);
+		for (const [key, value] of Object.entries(settled)) totals[key] = (totals[key] ?? 0) + Number(value);
+		run.busyNumbers.clear();
+		const inFlight = await callsInFlight(run);
+		inFlightBefore ??= inFlight;
+		const placedSoFar = run.output.filter((o) => o.campaignState === 'placed').length;
+		const free = Math.max(0, Math.min(run.settings.maxInFlight - inFlight, run.settings.maxPerRun - placedSoFar));
+		if (free > 0) await dialDue(run, free);
+		// One pass, unless Keep Dialling For says to go on while lines free up (and there may be more to place).
+		if (run.stop || Date.now() + run.settings.checkMs > until || this.getExecutionCancelSignal?.()?.aborted) break;
+		if (run.settings.maxPerRun - run.output.filter((o) => o.campaignState === 'placed').length <= 0) break;
+		await sleep(run.settings.checkMs);
+	}
+	Object.assign(summary, totals, { inFlightBefore, placed: run.output.filter((o) => o.campaignState === 'placed').length });
 	if (run.stop) summary.stoppedBecause = run.stop;
 	return [[{ json: summary }, ...run.output.map((json) => ({ json }))]];
 }

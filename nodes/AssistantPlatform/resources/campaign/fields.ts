@@ -4,7 +4,7 @@ import { WEEKDAYS } from '../../../shared/callingHours';
 import type { CallingWindow } from '../../../shared/callingHours';
 import { readCallingWindow } from '../../../shared/callingHours';
 import { retryPolicyProperty } from '../../../shared/retryPolicy';
-import { assertIntegerInRange } from '../../../shared/validation';
+import { assertIntegerInRange, invalid, numberField } from '../../../shared/validation';
 
 /** The fields the Campaign operations share, and their readers. */
 
@@ -124,6 +124,23 @@ export const dialProperties: INodeProperties[] = [
 					'A contact claimed for a call whose answer was never written (n8n stopped between claiming and recording) is marked unknown after this long: the call may have been placed, so it is never dialled again automatically',
 			},
 			{
+				displayName: 'Keep Dialling For (Seconds)',
+				name: 'keepDiallingSeconds',
+				type: 'number',
+				typeOptions: { minValue: 0, maxValue: 300 },
+				default: 0,
+				description:
+					'How long one run goes on placing calls as lines free up (reading the status of calls in flight every Check Interval). 0: one pass. With a run every minute, 50 keeps the lines busy between runs.',
+			},
+			{
+				displayName: 'Check Interval (Seconds)',
+				name: 'checkIntervalSeconds',
+				type: 'number',
+				typeOptions: { minValue: 0.1, maxValue: 60, numberPrecision: 1 },
+				default: 5,
+				description: 'While a run keeps dialling: how often it reads the calls in flight to see whether a line is free',
+			},
+			{
 				displayName: 'Max Call Length (Minutes)',
 				name: 'maxCallMinutes',
 				type: 'number',
@@ -153,6 +170,8 @@ export interface DialSettings {
 	claimMs: number;
 	maxCallMs: number;
 	statusReads: number;
+	keepMs: number;
+	checkMs: number;
 }
 
 export function readDialSettings(ctx: IExecuteFunctions): DialSettings {
@@ -168,7 +187,10 @@ export function readDialSettings(ctx: IExecuteFunctions): DialSettings {
 		claimMs: assertIntegerInRange(node, 'Unconfirmed Claim After (Minutes)', options.claimMinutes ?? DEFAULT_CLAIM_MINUTES, 1, 1440, 0) * 60_000,
 		maxCallMs: assertIntegerInRange(node, 'Max Call Length (Minutes)', options.maxCallMinutes ?? DEFAULT_MAX_CALL_MINUTES, 1, 1440, 0) * 60_000,
 		statusReads: assertIntegerInRange(node, 'Status Reads per Run', options.statusReads ?? DEFAULT_STATUS_READS, 0, 1000, 0),
+		keepMs: assertIntegerInRange(node, 'Keep Dialling For (Seconds)', options.keepDiallingSeconds ?? 0, 0, 300, 0) * 1000,
+		checkMs: Math.round(numberField(node, 'Check Interval (Seconds)', options.checkIntervalSeconds ?? 5, 5, 0) * 1000),
 	};
+	if (settings.checkMs < 100 || settings.checkMs > 60_000) throw invalid(node, 'Check Interval (Seconds)', 'must be a number from 0.1 to 60', 0);
 	if (hours) {
 		settings.window = {
 			days: hours.days,
