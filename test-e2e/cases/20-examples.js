@@ -95,7 +95,7 @@ function register(env) {
 				assert.equal(item.dst, contacts[i].phone);
 				assert.equal(item.callerId, '+390200001001');
 				assert.equal(item.attempt, 1);
-				assert.deepEqual(item.context, { name: contacts[i].name });
+				assert.deepEqual(item.context, { contactId: contacts[i].contactId });
 				// Where the result goes is shown, without the trigger's secret or the query.
 				assert.equal(item.callResultUrl, `${env.n8n.url}/webhook/***/***/call-result?***`);
 			});
@@ -115,11 +115,11 @@ function register(env) {
 				assert.equal(post.auth, 'ok');
 				assert.equal(post.status, 200);
 				const contact = contacts.find((c) => c.phone === post.body.dst);
-				assert.equal(post.body.callResultUrl, `${imported.callResultUrl}?${new URLSearchParams({ ctx_attempt: '1', ctx_name: contact.name })}`);
+				assert.equal(post.body.callResultUrl, `${imported.callResultUrl}?${new URLSearchParams({ ctx_attempt: '1', ctx_contactId: contact.contactId })}`);
 				assert.equal(post.body.callerId, '+390200001001');
 				assert.equal(post.body.assistantApiKey, `[masked:${firstAssistant.assistantId}]`);
 			}
-			campaignCalls = items.map((item, i) => ({ internalId: String(item.internal_id), dst: item.dst, name: contacts[i].name }));
+			campaignCalls = items.map((item, i) => ({ internalId: String(item.internal_id), dst: item.dst, contactId: contacts[i].contactId }));
 		});
 
 		test('2 call results: the published trigger starts once per call result and upserts one row per call', async () => {
@@ -154,7 +154,7 @@ function register(env) {
 				assert.deepEqual(event.body, { internal_id: call.internalId, dialstatus: outcome, duration: event.duration });
 				// The contact and attempt came back from the Call Result URL, with the trigger's decision.
 				assert.equal(event.attempt, 1);
-				assert.deepEqual(event.context, { name: call.name });
+				assert.deepEqual(event.context, { contactId: call.contactId });
 				assert.equal(event.nextCall.callAgain, false);
 			}
 
