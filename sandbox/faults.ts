@@ -1,7 +1,7 @@
 import { invalid } from './errors';
 import type { FaultKind, FaultSpec, PageOverride } from './types';
 
-export const FAULT_KINDS: readonly FaultKind[] = ['latency', 'status', 'reset', 'malformed', 'slow', 'page'];
+export const FAULT_KINDS: readonly FaultKind[] = ['latency', 'status', 'reset', 'malformed', 'slow', 'page', 'answer'];
 
 /** Default waits: `latency` a noticeable delay, `slow` longer than a typical 30 s client timeout. */
 export const DEFAULT_LATENCY_MS = 200;
@@ -11,6 +11,8 @@ export interface ActiveFault extends FaultSpec {
 	id: number;
 	/** How often it was applied. */
 	applied: number;
+	/** Matching requests seen after `skip` (for `every`). */
+	seen: number;
 }
 
 /** Injected faults on the platform surfaces (never on /__sandbox). First match in insertion order wins. */
@@ -29,6 +31,19 @@ export class FaultRegistry {
 				throw invalid('status', 'must be an integer 400..599 for a status fault');
 			}
 		}
+		if (spec.kind === 'answer') {
+			if (spec.body === undefined) throw invalid('body', "is required for kind 'answer' (any JSON value)");
+			if (spec.status !== undefined && (typeof spec.status !== 'number' || !Number.isInteger(spec.status) || spec.status < 200 || spec.status > 599)) {
+				throw invalid('status', 'must be an integer 200..599 for an answer fault');
+			}
+			if (spec.pathIdField !== undefined) {
+				if (typeof spec.pathIdField !== 'string' || spec.pathIdField === '') throw invalid('pathIdField', 'must be a non-empty string');
+				if (typeof spec.body !== 'object' || spec.body === null || Array.isArray(spec.body)) throw invalid('body', 'must be an object with pathIdField');
+			}
+		} else {
+			if (spec.body !== undefined) throw invalid('body', "only applies to kind 'answer'");
+			if (spec.pathIdField !== undefined) throw invalid('pathIdField', "only applies to kind 'answer'");
+		}
 		for (const key of ['retryAfter', 'delayMs'] as const) {
 			const v = spec[key];
 			if (v !== undefined && (typeof v !== 'number' || !Number.isFinite(v) || v < 0)) throw invalid(key, 'must be a number >= 0');
@@ -40,9 +55,12 @@ export class FaultRegistry {
 		if (spec.skip !== undefined && (typeof spec.skip !== 'number' || !Number.isInteger(spec.skip) || spec.skip < 0)) {
 			throw invalid('skip', 'must be an integer >= 0');
 		}
+		if (spec.every !== undefined && (typeof spec.every !== 'number' || !Number.isInteger(spec.every) || spec.every < 1)) {
+			throw invalid('every', 'must be an integer >= 1');
+		}
 		if (spec.kind === 'page') validatePageOverride(spec.page);
 		else if (spec.page !== undefined) throw invalid('page', "only applies to kind 'page'");
-		const fault: ActiveFault = { ...spec, method: spec.method?.toUpperCase(), id: this.nextId++, applied: 0 };
+		const fault: ActiveFault = { ...spec, method: spec.method?.toUpperCase(), id: this.nextId++, applied: 0, seen: 0 };
 		this.faults.push(fault);
 		return fault;
 	}
@@ -59,6 +77,8 @@ export class FaultRegistry {
 				f.skip--;
 				continue;
 			}
+			// Only every n-th matching request; the others go on as if this fault were not there.
+			if (f.every !== undefined && ++f.seen % f.every !== 0) continue;
 			f.applied++;
 			if (f.times !== undefined) {
 				f.times--;

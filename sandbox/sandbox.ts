@@ -377,6 +377,21 @@ export class PlatformSandbox {
 				this.reply(res, entry, body, status, headers);
 				return true;
 			}
+			case 'answer': {
+				let body = fault.body;
+				if (fault.pathIdField !== undefined) {
+					const last = entry.path.slice(entry.path.lastIndexOf('/') + 1);
+					let id = last;
+					try {
+						id = decodeURIComponent(last);
+					} catch {
+						// A malformed escape: the segment as sent.
+					}
+					body = { ...(fault.body as Record<string, unknown>), [fault.pathIdField]: id };
+				}
+				this.reply(res, entry, body, fault.status ?? 200);
+				return true;
+			}
 		}
 	}
 

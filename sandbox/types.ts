@@ -322,7 +322,7 @@ export interface CallRefusal {
 	retryAfter: number;
 }
 
-export type FaultKind = 'latency' | 'status' | 'reset' | 'malformed' | 'slow' | 'page';
+export type FaultKind = 'latency' | 'status' | 'reset' | 'malformed' | 'slow' | 'page' | 'answer';
 
 /**
  * Fault kind `page`: the request is served normally, then the page of a paginated answer
@@ -351,9 +351,15 @@ export interface FaultSpec {
 	times?: number;
 	/** Matching requests let through untouched before the fault applies (default 0), e.g. 1 = from the 2nd page on. */
 	skip?: number;
+	/** Only every `every`-th matching request (after `skip`) gets the fault; the others pass through untouched. */
+	every?: number;
 	code?: string;
 	/** Kind `page` only: how the page is rewritten. */
 	page?: PageOverride;
+	/** Kind `answer` only: the JSON body answered (with `status`, default 200) instead of serving the request. */
+	body?: unknown;
+	/** Kind `answer` only: this field of an object `body` is set to the request path's last segment (e.g. `internal_id`). */
+	pathIdField?: string;
 }
 
 export type AuthOutcome = 'ok' | 'missing' | 'invalid';

@@ -10,6 +10,9 @@ import { kindOf, invalid } from './validation';
  * the next day when it is earlier (22:00 to 02:00 on Friday is Friday 22:00 to Saturday 02:00). Local
  * wall-clock times: on the day clocks go forward, a From inside the skipped hour opens the window when the
  * clocks jump; on the day they go back, the repeated hour is inside the window if its time is.
+ *
+ * A date and time written without an offset (Campaign > Earliest Call Time) is read on the clocks of a zone
+ * by the same rule (readDateTime): a skipped time is the instant the clocks jump, a repeated one the first.
  */
 
 export const WEEKDAYS = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'] as const;
@@ -93,17 +96,16 @@ function offsetAt(ms: number, timeZone: string): number {
 }
 
 /**
- * The instant the clocks of `timeZone` show `minutes` after midnight on the given date. A time skipped
- * by a daylight-saving change gives the instant the clocks jump; a time shown twice gives the first.
+ * The instant the clocks of `timeZone` show the wall-clock time `wall` (its fields written as if in UTC:
+ * Date.UTC(2031, 2, 9, 2, 30) for 2031-03-09 02:30), the inverse of localTime. Deterministic where the
+ * clocks are not one to one: a time skipped when they go forward gives the instant they jump (the first
+ * instant at which they show a later time); a time shown twice when they go back gives the first.
  */
-export function zonedInstant(year: number, month: number, day: number, minutes: number, timeZone: string): number {
-	const wall = Date.UTC(year, month - 1, day, 0, minutes);
+export function wallClockInstant(wall: number, timeZone: string): number {
+	// The offsets a day either side cover every change near `wall` (changes are months apart).
 	const before = offsetAt(wall - 86_400_000, timeZone);
 	const after = offsetAt(wall + 86_400_000, timeZone);
-	const shows = (ms: number) => {
-		const t = localTime(ms, timeZone);
-		return Date.UTC(t.year, t.month - 1, t.day, t.hour, t.minute) === wall;
-	};
+	const shows = (ms: number) => offsetAt(ms, timeZone) === wall - ms;
 	const candidates = [wall - before, wall - after].filter(shows).sort((a, b) => a - b);
 	if (candidates.length > 0) return candidates[0];
 	// Skipped: find the instant the offset changes between the two readings (to the second).
@@ -116,6 +118,61 @@ export function zonedInstant(year: number, month: number, day: number, minutes: 
 		else high = mid;
 	}
 	return high;
+}
+
+/**
+ * The instant the clocks of `timeZone` show `minutes` after midnight on the given date (wallClockInstant's
+ * rule for times skipped or shown twice).
+ */
+export function zonedInstant(year: number, month: number, day: number, minutes: number, timeZone: string): number {
+	return wallClockInstant(Date.UTC(year, month - 1, day, 0, minutes), timeZone);
+}
+
+/**
+ * An ISO 8601 date and time (`2031-03-03T09:30`, seconds and a fraction optional, a space for the T as SQL
+ * writes it, or a date alone for its midnight), with an optional `Z` or offset (`+01:00`, `+0100`, `+01`,
+ * after an optional space).
+ */
+const DATE_TIME =
+	/^(\d{4})-(\d{2})-(\d{2})(?:[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)? ?(?:([Zz])|([+-])(\d{2})(?::?(\d{2}))?)?)?$/;
+
+function daysInMonth(year: number, month: number): number {
+	const leap = (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
+	return [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1];
+}
+
+/** Whether `text` is written as an ISO 8601 date (what readDateTime reads, or a broken one of that form). */
+export function isIsoDateText(text: string): boolean {
+	return /^\d{4}-\d{2}-\d{2}(?:$|[Tt ])/.test(text);
+}
+
+/**
+ * The instant an ISO 8601 date and time names (DATE_TIME): with `Z` or an offset as written; without one,
+ * on the clocks of `timeZone` (wallClockInstant: a skipped time is when the clocks jump, a repeated one the
+ * first). Undefined for any other text or a date or time that does not exist (2031-02-29, 24:00, 09:60).
+ */
+export function readDateTime(text: string, timeZone: string): number | undefined {
+	const match = DATE_TIME.exec(text);
+	if (!match) return undefined;
+	const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
+	const hour = match[4] === undefined ? 0 : Number(match[4]);
+	const minute = match[5] === undefined ? 0 : Number(match[5]);
+	const second = match[6] === undefined ? 0 : Number(match[6]);
+	const millisecond = match[7] === undefined ? 0 : Number(match[7].slice(0, 3).padEnd(3, '0'));
+	if (month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) return undefined;
+	if (hour > 23 || minute > 59 || second > 59) return undefined;
+	// Date.UTC maps the years 0 to 99 to 1900 to 1999: the year is set on its own.
+	const date = new Date(Date.UTC(2000, month - 1, day, hour, minute, second, millisecond));
+	date.setUTCFullYear(year, month - 1, day);
+	const wall = date.getTime();
+	if (match[8] !== undefined) return wall;
+	if (match[9] !== undefined) {
+		const offsetHours = Number(match[10]);
+		const offsetMinutes = match[11] === undefined ? 0 : Number(match[11]);
+		if (offsetHours > 23 || offsetMinutes > 59) return undefined;
+		return wall - (match[9] === '-' ? -1 : 1) * (offsetHours * 60 + offsetMinutes) * 60_000;
+	}
+	return wallClockInstant(wall, timeZone);
 }
 
 /** Whether the window is open at instant `ms`. */

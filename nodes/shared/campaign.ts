@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INode, INodeProperties } from 'n8n-workflow';
 
 import type { CallingWindow } from './callingHours';
-import { isOpen, nextOpening, readCallingWindow, WEEKDAYS } from './callingHours';
+import { isIsoDateText, isOpen, nextOpening, readCallingWindow, readDateTime, WEEKDAYS } from './callingHours';
 import { isObject } from './object';
 import type { Placement } from './placement';
 import type { NextCall } from './retryPolicy';
@@ -93,7 +93,7 @@ export function campaignProperty(mode: CampaignMode, display: Partial<INodePrope
 			type: 'dateTime',
 			default: '',
 			description:
-				"Do not dial before this time (in a retry loop, the item's nextCall.at). An item whose time has not come comes out with nextCall.at, like one outside its Calling Hours.",
+				"Do not dial before this time (in a retry loop, the item's nextCall.at). An item whose time has not come comes out with nextCall.at, like one outside its Calling Hours. A date and time without an offset (2026-03-02T09:30) is in the workflow's time zone (workflow settings); one with Z or an offset is as written.",
 		},
 		{
 			displayName: 'Result Context',
@@ -136,7 +136,7 @@ export function campaignProperty(mode: CampaignMode, display: Partial<INodePrope
 				typeOptions: { minValue: 1, maxValue: MAX_CALLS_IN_FLIGHT_LIMIT },
 				default: 5,
 				description:
-					"At most this many of this execution's calls ring or talk at once: the next call is placed when one of them has ended (read from Call Status). The node follows every call to its end and outputs its outcome and nextCall (Retry Policy). Set it to your account's limit of simultaneous calls (less what other workflows use). A 429 refusal (nothing was placed) is waited out and the call placed then. Batching is not used.",
+					"At most this many of this execution's calls ring or talk at once: the next call is placed when one of them has ended (read from Call Status). The node follows every call to its end and outputs its outcome and nextCall (Retry Policy). Set it to your account's limit of simultaneous calls (less what other workflows use). A 429 refusal (nothing was placed) is waited out and the call placed then. Only a call's own status record frees its line; when status reads fail 10 times in a row, nothing more is dialled and the node stops, naming the calls still in flight. Batching is not used.",
 			},
 			{
 				displayName: 'Max Call Length (Minutes)',
@@ -243,10 +243,32 @@ export function readCampaignRun(ctx: IExecuteFunctions, node: INode, mode: Campa
 	return run;
 }
 
-function readInstant(node: INode, value: unknown, itemIndex: number): number | undefined {
+/**
+ * A zone named in text that is not ISO 8601 (RFC 2822 and HTTP dates, a JS Date's text): GMT, UTC, UT, Z,
+ * a US zone of RFC 2822, or an offset after the time.
+ */
+const NAMED_ZONE = /\b(?:GMT|UTC|UT|Z|[ECMP][SD]T)\b|\d:\d{2}(?::\d{2}(?:\.\d+)?)?\s*[+-]\d{2}:?\d{2}\b/;
+
+/**
+ * The instant a date and time in text names. ISO 8601 without an offset (`2026-03-02T09:30`,
+ * `2026-03-02 09:30:00`) is read on the clocks of the workflow's time zone, as n8n's Wait node reads its
+ * date and time, never in the zone of the machine n8n runs on; with `Z` or an offset as written. Text in
+ * another form is read only when it names its zone (Date.parse would read it in the machine's zone).
+ */
+function readInstantText(text: string, timeZone: string): number {
+	if (!isIsoDateText(text)) return NAMED_ZONE.test(text) ? Date.parse(text) : Number.NaN;
+	try {
+		return readDateTime(text, timeZone) ?? Number.NaN;
+	} catch {
+		// A workflow time zone this runtime's Intl does not know: only text with an offset can be read.
+		return Number.NaN;
+	}
+}
+
+function readInstant(node: INode, value: unknown, itemIndex: number, timeZone: string): number | undefined {
 	if (value === undefined || value === null || value === '') return undefined;
 	let ms: number = Number.NaN;
-	if (typeof value === 'string') ms = Date.parse(value.trim());
+	if (typeof value === 'string') ms = readInstantText(value.trim(), timeZone);
 	else if (typeof value === 'number') ms = value;
 	else if (value instanceof Date) ms = value.getTime();
 	else if (isObject(value) && typeof (value as { toMillis?: unknown }).toMillis === 'function') {
@@ -256,7 +278,7 @@ function readInstant(node: INode, value: unknown, itemIndex: number): number | u
 		throw invalid(
 			node,
 			'Campaign > Earliest Call Time',
-			`must be a date and time such as 2026-03-02T09:30:00Z (got ${typeof value === 'string' ? `"${value}"` : kindOf(value)})`,
+			`must be a date and time such as 2026-03-02T09:30 (in the workflow's time zone, ${timeZone}) or 2026-03-02T09:30:00Z (got ${typeof value === 'string' ? `"${value}"` : kindOf(value)})`,
 			itemIndex,
 		);
 	}
@@ -281,7 +303,7 @@ export function readCampaignItem(
 	const item: CampaignItem = { attempt, context };
 	const window = isObject(raw.callingHours) ? raw.callingHours.window : undefined;
 	if (isObject(window)) item.window = readCallingWindow(node, window, run.workflowTimeZone, i);
-	item.notBefore = readInstant(node, raw.notBefore, i);
+	item.notBefore = readInstant(node, raw.notBefore, i, run.workflowTimeZone);
 	if (carryInUrl) {
 		for (const field of ['callResultUrl', 'url_esito_chiamata']) {
 			const url = placement.body[field];

@@ -1,7 +1,9 @@
 import { sleep } from 'n8n-workflow';
 
-import type { PlatformResponse, RequestContext, RequestSettings } from './transport';
+import type { PlatformResponse, RequestContext, RequestSettings, SizeLimit } from './transport';
+import { outboundBaseUrl, platformRequest } from './transport';
 
+import { OUTBOUND_CREDENTIAL } from './constants';
 import { outboundApi } from './outbound';
 
 /** The backoff between two status reads while the record is pending never grows past this. */
@@ -13,7 +15,8 @@ export function statusPath(internalId: string): string {
 
 /**
  * One status read: retried on 429/5xx/resets (Retry-After honoured); a 404 is returned, not thrown.
- * `baseURL`: outboundBaseUrl read once by a caller that reads many statuses.
+ * `baseURL`: outboundBaseUrl read once by a caller that reads many statuses. `sizeLimit`: a tighter bound
+ * on the answer than Max Response Size, for a caller that reads many statuses at once.
  */
 export async function readStatusOnce(
 	ctx: RequestContext,
@@ -21,13 +24,30 @@ export async function readStatusOnce(
 	internalId: string,
 	itemIndex?: number,
 	baseURL?: string,
+	sizeLimit?: SizeLimit,
 ): Promise<PlatformResponse> {
-	return await outboundApi(ctx, settings, 'GET', statusPath(internalId), {
-		retry: true,
-		itemIndex,
-		passStatuses: [404],
-		baseURL,
-	});
+	if (!sizeLimit) {
+		return await outboundApi(ctx, settings, 'GET', statusPath(internalId), {
+			retry: true,
+			itemIndex,
+			passStatuses: [404],
+			baseURL,
+		});
+	}
+	// The request outboundApi sends, with the tighter bound on its answer.
+	return await platformRequest(
+		ctx,
+		OUTBOUND_CREDENTIAL,
+		{
+			method: 'GET',
+			baseURL: baseURL ?? (await outboundBaseUrl(ctx)),
+			url: statusPath(internalId),
+			headers: { Accept: 'application/json' },
+			json: true,
+			...settings,
+		},
+		{ retry: true, itemIndex, passStatuses: [404], sizeLimit },
+	);
 }
 
 export interface PollPolicy {

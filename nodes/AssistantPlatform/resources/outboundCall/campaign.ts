@@ -1,4 +1,5 @@
 import type { IDataObject, IExecuteFunctions, INode } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
 import type { CampaignItem, CampaignRun } from '../../../shared/campaign';
 import {
@@ -11,11 +12,14 @@ import {
 	readCampaignRun,
 	skippedItem,
 } from '../../../shared/campaign';
-import type { DialerHooks, DialerStats, PlaceResult } from '../../../shared/callsInFlight';
-import { dialWithCap } from '../../../shared/callsInFlight';
-import { statusRecordItem } from '../../../shared/callResult';
+import type { DialerHooks, DialerStats, InFlightCall, PlaceResult } from '../../../shared/callsInFlight';
+import { dialWithCap, MAX_FAILED_STATUS_READS } from '../../../shared/callsInFlight';
+import { isInternalId, statusRecordItem } from '../../../shared/callResult';
+import { MB } from '../../../shared/constants';
+import { isObject } from '../../../shared/object';
 import type { Outcome, Placement } from '../../../shared/placement';
-import type { RequestSettings } from '../../../shared/transport';
+import type { RequestSettings, SizeLimit } from '../../../shared/transport';
+import { kindOf } from '../../../shared/validation';
 import type { NextCall, RetryPolicy } from '../../../shared/retryPolicy';
 import { decideNextCall, noCall, readRetryPolicy } from '../../../shared/retryPolicy';
 import { readStatusOnce } from '../../../shared/statusPoll';
@@ -30,9 +34,44 @@ const NOT_KNOWN_YET: NextCall = noCall(
 	'placed: the outcome is not known yet; the call result decides (Assistant Platform Trigger, or Call Status → Get)',
 );
 
+/**
+ * A status record is a few fields; Max Calls in Flight reads up to Max Calls in Flight of them at once, so
+ * each answer is read up to this bound (or Max Response Size when smaller): at most 1 MB per call in flight.
+ */
+export const STATUS_RECORD_MAX_BYTES = MB;
+const STATUS_RECORD_LIMIT: SizeLimit = {
+	bytes: STATUS_RECORD_MAX_BYTES,
+	setting: 'Campaign > Max Calls in Flight reads a status record up to 1 MB',
+};
+
+/** Ids listed in an error, at most. */
+const LISTED_IDS = 50;
+
+/**
+ * Why a status answer does not end the call, or undefined when it is the call's own record with its
+ * outcome: only that record proves the call is over and its line free.
+ */
+function notTheRecord(internalId: string, body: unknown): string | undefined {
+	if (!isObject(body)) return `${kindOf(body)}, not a status record`;
+	if (Object.keys(body).length === 0) return 'an empty record ({})';
+	const id = body.internal_id;
+	if (id === undefined || id === null) return 'a record without internal_id';
+	if (!isInternalId(id) || String(id) !== internalId) {
+		return isInternalId(id) ? `the record of another call (internal_id ${JSON.stringify(id)})` : 'a record whose internal_id is not an id';
+	}
+	if (typeof body.dialStatus !== 'string' || body.dialStatus.trim() === '') return 'a record without a dial status';
+	return undefined;
+}
+
+function itemList(indices: number[]): string {
+	return `${indices.length === 1 ? 'item' : 'items'} ${indices.join(', ')}`;
+}
+
 export class PlaceCallCampaign {
 	private readonly items: CampaignItem[] = [];
 	private readonly policies: RetryPolicy[] = [];
+	/** What each item's output says about the request (route, number, caller), for items never dialled. */
+	private readonly summaries: IDataObject[] = [];
 	private readonly dialled?: Record<string, string>;
 
 	private constructor(
@@ -53,6 +92,7 @@ export class PlaceCallCampaign {
 	readItem(i: number, placement: Placement): void {
 		this.items[i] = readCampaignItem(this.ctx, this.node, i, this.run, placement, true);
 		this.policies[i] = readRetryPolicy(this.node, this.ctx.getNodeParameter('retryPolicy', i, {}), i);
+		this.summaries[i] = placement.summary;
 	}
 
 	/**
@@ -113,8 +153,16 @@ export class PlaceCallCampaign {
 				hold: (i) => hooks.hold(i),
 				place: async (i): Promise<PlaceResult> => await hooks.place(i),
 				read: async (i, internalId) => {
-					const response = await readStatusOnce(this.ctx, settings, internalId, i, baseURL);
+					const response = await readStatusOnce(this.ctx, settings, internalId, i, baseURL, STATUS_RECORD_LIMIT);
 					if (response.statusCode === 404) return 'pending';
+					const wrong = notTheRecord(internalId, response.body);
+					if (wrong !== undefined) {
+						throw new NodeOperationError(
+							this.node,
+							`The status read of call ${internalId} answered ${wrong}: not the call's record with its outcome, so the call stays in flight`,
+							{ itemIndex: i },
+						);
+					}
 					const at = Date.now();
 					const record = statusRecordItem(internalId, response.body);
 					const placed = { ...results[i]!.json };
@@ -156,7 +204,69 @@ export class PlaceCallCampaign {
 					};
 				},
 				stopped: () => hooks.stopped() || cancel?.aborted === true,
+				readsFailed: (inFlight, notDialled, error) => this.readsFailed(inFlight, notDialled, error, results),
 			},
 		);
+	}
+
+	/**
+	 * Status reads failed MAX_FAILED_STATUS_READS times in a row: the node no longer knows which lines are
+	 * free, so it dials nothing more. The calls in flight were placed and may still be ringing or talking:
+	 * whoever reads the outcome must know not to place them again. With Continue On Fail they come out saying
+	 * so and the items not dialled come out as errors; without it the run ends with an error naming them (n8n
+	 * discards the output of a node that fails).
+	 */
+	private readsFailed(
+		inFlight: InFlightCall[],
+		notDialled: number[],
+		error: Error,
+		results: Array<{ json: IDataObject; pairedItem: { item: number } } | undefined>,
+	): void {
+		const stopped = `${MAX_FAILED_STATUS_READS} status reads of the calls in flight failed in a row (Campaign > Max Calls in Flight)`;
+		if (this.ctx.continueOnFail()) {
+			for (const call of inFlight) {
+				const item = results[call.index];
+				if (!item) continue;
+				item.json = {
+					...item.json,
+					resultSource: 'status',
+					statusRecord: 'error',
+					statusError: (call.error ?? error).message,
+					message: `Dialling stopped: ${stopped}. This call was placed and may still be in progress: do not place it again; read its outcome later with Call Status → Get (internal_id ${call.internalId}).`,
+					...campaignFields(this.items[call.index], decideNextCall(this.policies[call.index], null, this.items[call.index].attempt, Date.now())),
+				};
+			}
+			for (const i of notDialled) {
+				const reason = `not dialled: ${stopped}`;
+				results[i] = {
+					json: {
+						error: `Not dialled: ${stopped}. The last failure: ${error.message}`,
+						placed: false,
+						outcome: 'stopped',
+						...this.summaries[i],
+						...campaignFields(this.items[i], noCall(reason)),
+					},
+					pairedItem: { item: i },
+				};
+			}
+			return;
+		}
+		const ended = results.flatMap((item, i) =>
+			item && isInternalId(item.json.internal_id) && !inFlight.some((call) => call.index === i) ? [`item ${i}: ${String(item.json.internal_id)}`] : [],
+		);
+		const report = [
+			`The last failure: ${error.message}.`,
+			inFlight.length === 0
+				? 'No call is in flight.'
+				: `${inFlight.length} call(s) are still in flight as far as this node knows, their outcome not known: ${inFlight.map((call) => `item ${call.index}: ${call.internalId}`).join(', ')}. They were placed: do not place them again; read their outcome later with Call Status → Get.`,
+			notDialled.length === 0 ? '' : `${notDialled.length} item(s) were not dialled (${itemList(notDialled)}).`,
+			ended.length === 0
+				? ''
+				: `${ended.length} call(s) of this run ended or were given up on before and are NOT in any output, because n8n discards the output of a node that fails (${ended.slice(0, LISTED_IDS).join(', ')}${ended.length > LISTED_IDS ? ', …' : ''}): do not place them again either.`,
+			'Set Settings > On Error to "Continue" (Continue On Fail) to get one result item per call instead.',
+		]
+			.filter((part) => part !== '')
+			.join(' ');
+		throw new NodeOperationError(this.node, `Stopped dialling: ${stopped}`, { description: report });
 	}
 }
