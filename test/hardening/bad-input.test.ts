@@ -204,6 +204,19 @@ const rows: Row[] = [
 	{ op: 'callStatus.get', what: 'Initial Delay 0', parameters: status({ internalId: 'abc', waitForRecord: true, initialDelay: 0 }), field: 'Initial Delay (Ms)', rule: 'must be a whole number from 1 to 600000' },
 	{ op: 'callStatus.get', what: 'Initial Delay 1.5', parameters: status({ internalId: 'abc', waitForRecord: true, initialDelay: 1.5 }), field: 'Initial Delay (Ms)', rule: 'must be a whole number from 1 to 600000' },
 
+	// ---- Campaign (a blank Contacts Table is refused before n8n's API is asked for anything)
+	...['dial', 'summary', 'pause', 'prepare', 'recordResult', 'resume', 'stop'].map(
+		(operation): Row => ({
+			op: `campaign.${operation}`,
+			what: 'a blank Contacts Table',
+			parameters: { resource: 'campaign', operation, contactsTable: '  ', callerId: CALLER, internalId: 'abc' },
+			field: 'Contacts Table',
+			rule: 'must name a data table',
+		}),
+	),
+	{ op: 'campaign.dial', what: 'Max Calls in Flight 0', parameters: { resource: 'campaign', operation: 'dial', contactsTable: 'contacts', callerId: CALLER, maxCallsInFlight: 0 }, field: 'Max Calls in Flight', rule: 'must be a whole number from 1 to 1000' },
+	{ op: 'campaign.dial', what: 'Calling Hours From 9', parameters: { resource: 'campaign', operation: 'dial', contactsTable: 'contacts', callerId: CALLER, callingHours: { window: { days: ['monday'], from: '9', to: '18:00' } } }, field: 'Calling Hours > From', rule: 'must be a time of day as HH:MM' },
+
 	// ---- Custom API Request
 	{ op: 'customApiRequest.request', what: 'empty path (n8n pre-flight)', parameters: custom({ path: '' }), field: 'Path', rule: 'is required', preflight: true },
 	{ op: 'customApiRequest.request', what: 'path expression resolving to nothing', parameters: custom({ path: '={{ $json.path }}' }), field: 'Path', rule: 'must not be empty' },

@@ -54,6 +54,13 @@ export const OPERATIONS = [
 	'ragCollection.uploadDocuments',
 	'outboundCall.placeCall',
 	'callStatus.get',
+	'campaign.dial',
+	'campaign.summary',
+	'campaign.pause',
+	'campaign.prepare',
+	'campaign.recordResult',
+	'campaign.resume',
+	'campaign.stop',
 	'customApiRequest.request',
 	'callAndWait',
 ];

@@ -76,20 +76,20 @@ export const TOOL_SPECS: Record<string, Record<string, ToolSpec>> = {
 				'Tells how a call campaign stands: its status (running, paused, stopped) and how many contacts are in flight, answered, finished (out of attempts), failed, unknown (may have been called: never called again automatically) and due. Read-only and free. No input.',
 		},
 		pause: {
-			description: 'Pauses a call campaign: no new calls are placed until it is resumed; calls in progress end normally. No input.',
+			description: 'Pauses a call campaign: no new calls are placed until it is resumed, and calls already in progress end normally and are recorded. Free; undo it with the resume tool. No input.',
 		},
 		resume: {
-			description: 'Resumes a paused call campaign: its due contacts are called again on the next dial run (real, billed calls). No input.',
+			description: 'Resumes a paused call campaign: its due contacts are called again from the next dial run on, which places real, billed calls. Undo it with the pause tool. No input.',
 		},
 		stop: {
-			description: 'Stops a call campaign for good: no further calls are placed and it cannot be resumed. No input.',
+			description: 'Stops a call campaign for good: no further calls are placed and it cannot be resumed (calls in progress end normally and are recorded). It cannot be undone. No input.',
 		},
 		prepare: {
-			description: "Adds a call campaign's state columns to its contacts table (needed once before the first dial). No input.",
+			description: "Adds a call campaign's state columns to its contacts table, which is needed once before the first dial run; it is free, changes no contact and places no call. No input.",
 		},
 		recordResult: {
 			description:
-				'Records the result of a call of a campaign by its internal_id, checked against the platform\'s call record, and schedules the next attempt when the retry policy says so. Input: Internal_ID.',
+				'Records the result of a call of a campaign by its internal_id, checked against the platform\'s call record, and schedules the next attempt when the retry policy says so. Free: it places no call, and a result already recorded is never recorded twice. Input: Internal_ID.',
 			inputs: {
 				internalId: { description: 'The internal_id of the call whose result to record (e.g. 9f1c2e4b7a8d4f0e9c3b5a6d7e8f9012)' },
 			},

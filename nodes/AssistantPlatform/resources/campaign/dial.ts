@@ -1,4 +1,4 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, sleep } from 'n8n-workflow';
 
 import type { ContactRow, ContactsTable } from '../../../shared/campaignTable';
@@ -17,7 +17,8 @@ import type { RequestSettings } from '../../../shared/transport';
 import { outboundBaseUrl, readRequestSettings } from '../../../shared/transport';
 
 import type { DialSettings } from './fields';
-import { CONTACTS_TABLE_FIELD, contactWindow, readDialSettings } from './fields';
+import { CONTACTS_TABLE_FIELD, contactWindow, dialProperties, readDialSettings } from './fields';
+import { placementProperties } from '../../../shared/placementFields';
 import { reconcile } from './reconcile';
 
 /*
@@ -27,6 +28,11 @@ import { reconcile } from './reconcile';
  * before its POST, and the platform's answer is written right after. A crash between the two leaves a claim that
  * the next run marks unknown, never dialled again automatically.
  */
+
+export const description: INodeProperties[] = [
+	...dialProperties,
+	...placementProperties({ resource: ['campaign'], operation: ['dial'] }, 'campaignDial'),
+];
 
 interface Run {
 	ctx: IExecuteFunctions;

@@ -1,8 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { WEEKDAYS } from '../../../shared/callingHours';
 import type { CallingWindow } from '../../../shared/callingHours';
-import { readCallingWindow } from '../../../shared/callingHours';
+import { readCallingWindow, WEEKDAYS } from '../../../shared/callingHours';
 import { retryPolicyProperty } from '../../../shared/retryPolicy';
 import { assertIntegerInRange, invalid, numberField } from '../../../shared/validation';
 
@@ -19,7 +18,7 @@ export function contactsTableProperty(operations: string[]): INodeProperties {
 		default: '',
 		placeholder: 'e.g. Spring campaign contacts',
 		description:
-			"The data table that holds the campaign: one row per contact (import a CSV in n8n's Data tables), with the campaign's state columns beside yours (Prepare Contacts Table adds them). Its name or id.",
+			"The data table that holds the campaign: one row per contact (import a CSV in n8n's Data tables), with the campaign's state columns beside yours (Prepare Contacts Table adds them). Its name or ID.",
 		displayOptions: { show: { resource: ['campaign'], operation: operations } },
 	};
 }
@@ -115,13 +114,12 @@ export const dialProperties: INodeProperties[] = [
 		displayOptions: { show: showDial },
 		options: [
 			{
-				displayName: 'Unconfirmed Claim After (Minutes)',
-				name: 'claimMinutes',
+				displayName: 'Check Interval (Seconds)',
+				name: 'checkIntervalSeconds',
 				type: 'number',
-				typeOptions: { minValue: 1, maxValue: 1440 },
-				default: DEFAULT_CLAIM_MINUTES,
-				description:
-					'A contact claimed for a call whose answer was never written (n8n stopped between claiming and recording) is marked unknown after this long: the call may have been placed, so it is never dialled again automatically',
+				typeOptions: { minValue: 0.1, maxValue: 60, numberPrecision: 1 },
+				default: 5,
+				description: 'While a run keeps dialling: how often it reads the calls in flight to see whether a line is free',
 			},
 			{
 				displayName: 'Keep Dialling For (Seconds)',
@@ -131,14 +129,6 @@ export const dialProperties: INodeProperties[] = [
 				default: 0,
 				description:
 					'How long one run goes on placing calls as lines free up (reading the status of calls in flight every Check Interval). 0: one pass. With a run every minute, 50 keeps the lines busy between runs.',
-			},
-			{
-				displayName: 'Check Interval (Seconds)',
-				name: 'checkIntervalSeconds',
-				type: 'number',
-				typeOptions: { minValue: 0.1, maxValue: 60, numberPrecision: 1 },
-				default: 5,
-				description: 'While a run keeps dialling: how often it reads the calls in flight to see whether a line is free',
 			},
 			{
 				displayName: 'Max Call Length (Minutes)',
@@ -156,6 +146,15 @@ export const dialProperties: INodeProperties[] = [
 				default: DEFAULT_STATUS_READS,
 				description:
 					'How many placed calls one run reads the status of (those waiting longest first), to record results that did not arrive at a trigger',
+			},
+			{
+				displayName: 'Unconfirmed Claim After (Minutes)',
+				name: 'claimMinutes',
+				type: 'number',
+				typeOptions: { minValue: 1, maxValue: 1440 },
+				default: DEFAULT_CLAIM_MINUTES,
+				description:
+					'A contact claimed for a call whose answer was never written (n8n stopped between claiming and recording) is marked unknown after this long: the call may have been placed, so it is never dialled again automatically',
 			},
 		],
 	},

@@ -1,12 +1,15 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { placementProperties } from '../../../shared/placementFields';
 import type { ResourceModule } from '../../helpers/module';
 
-import * as control from './control';
 import * as dial from './dial';
-import { contactsTableProperty, dialProperties } from './fields';
+import { contactsTableProperty } from './fields';
+import * as pause from './pause';
+import * as prepare from './prepare';
 import * as recordResult from './recordResult';
+import * as resume from './resume';
+import * as stop from './stop';
+import * as summary from './summary';
 
 const properties: INodeProperties[] = [
 	{
@@ -63,8 +66,7 @@ const properties: INodeProperties[] = [
 		default: 'dial',
 	},
 	contactsTableProperty(['dial', 'summary', 'pause', 'prepare', 'recordResult', 'resume', 'stop']),
-	...dialProperties,
-	...placementProperties({ resource: ['campaign'], operation: ['dial'] }, 'campaignDial'),
+	...dial.description,
 	...recordResult.description,
 ];
 
@@ -77,11 +79,11 @@ export const campaignResource: ResourceModule = {
 	properties,
 	operations: {
 		dial: dial.execute,
-		summary: control.summary,
-		pause: control.pause,
-		prepare: control.prepare,
+		summary: summary.execute,
+		pause: pause.execute,
+		prepare: prepare.execute,
 		recordResult: recordResult.execute,
-		resume: control.resume,
-		stop: control.stop,
+		resume: resume.execute,
+		stop: stop.execute,
 	},
 };
