@@ -8,8 +8,11 @@
 //  - Call n8n Workflow Tool: an AI Agent runs a published sub-workflow (Execute Workflow Trigger -> Place Call) once
 //    per tool call, each run its own execution; the durable count per calling execution caps one agent run, the
 //    count per workflow caps every run together.
-//  - Human review of tool calls (n8n 2.x): Place Call behind the Chat node's review; a call runs only once a person
-//    approved it, a declined call places nothing, and an approval does not lift Max Calls per Agent Run.
+//  - Human review of tool calls (n8n 2.x): the workflow a user imports for it, examples/7-agent-with-human-review.json
+//    (Chat Trigger -> AI Agent -> Respond to Chat, Place Call behind the Chat node's review), run as written but for
+//    the model, the Caller ID and the allowed prefix; a call runs only once a person approved it, a declined call
+//    places nothing, an approval does not lift Max Calls per Agent Run, and the hosted chat shows the review and the
+//    agent's answer.
 // On n8n 1.123 (npm run test:ai:1x) there is no human review of tool calls, and no data tables in the public API, so
 // the durable count cannot be kept: there the node must refuse every call that needs it.
 // What reaches the platform is read from the sandbox's journal (the POSTs that place calls), what the caller reads
@@ -20,18 +23,19 @@ const fs = require('node:fs');
 const { after, before, describe, test } = require('node:test');
 
 const { assertNoSecrets, requestsTo } = require('../support/assertions');
-const { agentWorkflow, agentWorkflowWith, createModelCredential, toolNameOf, toolNode, toolResultsSeen } = require('../support/agent');
+const { AGENT, MODEL, TOOL_TYPE, agentWorkflow, createModelCredential, toolNameOf, toolNode, toolResultsSeen } = require('../support/agent');
 const { startFakeModel } = require('../support/fakeModel');
 const { connectMcp, textOfResult } = require('../support/mcpClient');
 const {
+	CHAT_HITL_TOOL_TYPE,
+	CHAT_TRIGGER_TYPE,
 	INSTALLED_N8N_MAJOR,
-	chatReviewNode,
-	chatTriggerNode,
 	chatUrl,
 	createN8nApiCredential,
 	fromAi,
 	mcpUrl,
 	mcpWorkflow,
+	openChat,
 	pressButton,
 	publish,
 	sourcesOf,
@@ -41,6 +45,7 @@ const {
 	withCredential,
 } = require('../support/routes');
 const { assistantPlatformNode, errorOf } = require('../support/workflows');
+const { loadExamples, prepareExamples } = require('../../scripts/n8n-examples');
 
 const CALLER_ID = '+390200001001'; // demo number of the first seeded assistant (its key is in the outbound credential)
 const PLACE_CALL = 'Place a real phone call in Assistant Platform';
@@ -49,12 +54,33 @@ const NO_CALL = /no call was placed/i;
 /** Durable count: 1 call in any 60 minutes (longer than the suite), counted as `per` says. */
 const durableLimit = (per) => ({ limitCalls: true, callLimitMax: 1, callLimitWindow: 60, callLimitPer: per });
 
+/** The example a user imports for an agent whose calls a person approves, and its nodes the test names. */
+const REVIEW_EXAMPLE = '7-agent-with-human-review.json';
+const REVIEW = 'Review in Chat';
+const REVIEWED_TOOL = 'Place Call';
+
 const model = {};
 let pathCounter = 0;
 
 async function prepare(env) {
 	model.server = await startFakeModel();
 	model.credential = await createModelCredential(env.n8n, model.server);
+}
+
+/**
+ * The human review example made runnable here, as a user completes it in the editor: the OpenAI Chat Model on the
+ * fake model (its credential, Chat Completions), Place Call's Caller ID the sandbox's demo number and Allowed
+ * Destinations the +1415 numbers the model asks for. Everything else is the example as written.
+ */
+function reviewExampleForTest(prepared) {
+	const workflow = JSON.parse(JSON.stringify(prepared));
+	workflow.name = `routes: human review (${REVIEW_EXAMPLE})`;
+	const chatModel = workflow.nodes.find((n) => n.name === MODEL);
+	chatModel.parameters = { ...chatModel.parameters, model: { __rl: true, mode: 'id', value: 'fake-model' }, responsesApiEnabled: false };
+	chatModel.credentials = { [model.credential.type]: { id: String(model.credential.id), name: model.credential.name } };
+	const place = workflow.nodes.find((n) => n.name === REVIEWED_TOOL);
+	place.parameters = { ...place.parameters, callerId: CALLER_ID, allowedDestinations: '+1415' };
+	return workflow;
 }
 
 /** The POSTs that placed calls since the journal was last cleared. */
@@ -341,70 +367,115 @@ function register(env) {
 
 		// n8n 1.123 has no Human-in-the-Loop tools (no chatHitlTool): nothing to review there.
 		const noReview = INSTALLED_N8N_MAJOR < 2 && 'n8n 1.x has no human review of tool calls';
-		describe("Human review of tool calls: Place Call behind the Chat node's review (n8n 2.x)", { skip: noReview }, () => {
-			let trigger;
-			let review;
+		describe(`Human review of tool calls: ${REVIEW_EXAMPLE}, Place Call behind the Chat node's review (n8n 2.x)`, { skip: noReview }, () => {
+			let example;
 			let workflow;
+			let trigger;
+			const chats = [];
 
 			before(async () => {
-				trigger = chatTriggerNode();
-				review = chatReviewNode();
-				// The reviewer must see what they approve, the number included: n8n's default message prints the
-				// tool's parameters as "[object Object]" (2.41.1), so the message spells them out.
-				review.parameters.message = '=The agent wants to run {{ $tool.name }} with {{ JSON.stringify($tool.parameters) }}';
-				const tool = toolNode(PLACE_CALL, { resource: 'outboundCall', operation: 'placeCall', callerId: CALLER_ID }, env.credentials.outbound);
-				workflow = await env.n8n.createWorkflow(
-					agentWorkflowWith('routes: human review', { trigger, review, reviewed: [tool.name], prompt: 'Call the lead.', tools: [tool], modelCredential: model.credential }),
-				);
+				example = loadExamples().find((e) => e.file === REVIEW_EXAMPLE)?.workflow;
+				assert.ok(example, `${REVIEW_EXAMPLE} is in examples/`);
+				const [prepared] = prepareExamples([{ file: REVIEW_EXAMPLE, workflow: example }], env.byType, { baseUrl: env.n8n.url });
+				const sent = reviewExampleForTest(prepared.workflow);
+				trigger = sent.nodes.find((n) => n.type === CHAT_TRIGGER_TYPE);
+				workflow = await env.n8n.createWorkflow(sent);
 				await publish(env.n8n, workflow.id);
+				workflow.sent = sent;
 			});
 
 			after(async () => {
+				for (const chat of chats) chat.close();
 				if (workflow) await unpublish(env, workflow.id);
 			});
 
 			/** Place Call through the review: the model's arguments are the tool's input and the review's (none). */
-			const reviewedCallTo = (dst) => ({ name: toolNameOf(PLACE_CALL), arguments: { toolParameters: { Destination_Number: dst }, hitlParameters: {} } });
+			const reviewedCallTo = (dst) => ({ name: toolNameOf(REVIEWED_TOOL), arguments: { toolParameters: { Destination_Number: dst }, hitlParameters: {} } });
 
-			/** A chat message that starts one agent run (a new execution); its execution id. */
-			async function chat(sessionId) {
-				const response = await env.n8n.callWebhook(chatUrl(env.n8n, trigger), { body: { action: 'sendMessage', sessionId, chatInput: 'Call the lead.' }, expect: [200] });
+			/**
+			 * A chat message that starts one agent run (a new execution), and the hosted chat connected to it as n8n's
+			 * chat page connects: { executionId, chat }.
+			 */
+			async function chatMessage(sessionId, chatInput) {
+				const response = await env.n8n.callWebhook(chatUrl(env.n8n, trigger), { body: { action: 'sendMessage', sessionId, chatInput }, expect: [200] });
 				assert.ok(response.body?.executionId, JSON.stringify(response.body));
-				return response.body.executionId;
+				const chat = await openChat(env.n8n, sessionId, response.body);
+				chats.push(chat);
+				return { executionId: response.body.executionId, chat };
 			}
 
-			test('approved once: one call placed; the model asks again, a person approves again, and Max Calls per Agent Run (1) still refuses it', async () => {
-				model.server.script([{ toolCalls: [reviewedCallTo('+14155550251')] }, { toolCalls: [reviewedCallTo('+14155550252')] }]);
+			test('the example as written: Place Call only behind Review in Chat, Allowed Destinations set, Max Calls per Agent Run 1, the model and its credential left to the user; n8n stores it as imported', async () => {
+				const node = (name) => example.nodes.find((n) => n.name === name);
+				const into = (name) => Object.values(example.connections[name] ?? {}).flat(2).map((c) => `${c.type} -> ${c.node}`);
+				const chatTrigger = example.nodes.find((n) => n.type === CHAT_TRIGGER_TYPE);
+				assert.deepEqual(chatTrigger.parameters, { public: true, mode: 'hostedChat', options: { responseMode: 'responseNodes' } });
+				assert.deepEqual(into(chatTrigger.name), [`main -> ${AGENT}`]);
+				assert.deepEqual(into(REVIEWED_TOOL), [`ai_tool -> ${REVIEW}`], 'Place Call reaches the agent only through the review');
+				assert.deepEqual(into(REVIEW), [`ai_tool -> ${AGENT}`]);
+				assert.equal(node(REVIEW).type, CHAT_HITL_TOOL_TYPE);
+				assert.match(node(REVIEW).parameters.message, /\$tool\.parameters\.Destination_Number/, 'the review shows the number');
+				assert.deepEqual(into(MODEL), [`ai_languageModel -> ${AGENT}`]);
+				assert.equal(node(MODEL).credentials, undefined, 'the OpenAI credential is left to the user');
+				assert.match(node(AGENT).parameters.options.systemMessage, /only once/);
+				const place = node(REVIEWED_TOOL);
+				assert.equal(place.type, TOOL_TYPE);
+				assert.equal(place.parameters.maxCallsPerRun, 1);
+				assert.match(place.parameters.allowedDestinations, /^\+[1-9]\d*$/);
+				assert.equal(place.parameters.dst, undefined, 'the model fills the Destination Number');
+				assert.equal(place.parameters.limitCalls, undefined);
+				assert.deepEqual(Object.keys(place.credentials), ['assistantPlatformOutboundApi']);
+				const stored = await env.n8n.api('GET', `/workflows/${workflow.id}`);
+				assert.deepEqual(stored.connections, workflow.sent.connections);
+				assert.deepEqual(stored.nodes.map((n) => [n.name, n.type]).sort(), example.nodes.map((n) => [n.name, n.type]).sort());
+			});
+
+			test('approved once: one call placed; the model asks again, a person approves again, and Max Calls per Agent Run (1) still refuses it; the chat shows the agent\'s answer', async () => {
+				const answer = 'The call to +14155550251 is placed; the second call was refused.';
+				model.server.script([{ toolCalls: [reviewedCallTo('+14155550251')] }, { toolCalls: [reviewedCallTo('+14155550252')] }, { content: answer }]);
 				env.sandbox.clearJournal();
-				const executionId = await chat('review-approve');
-				const first = await waitForReview(env.n8n, executionId, review.name, 0);
+				const { executionId, chat } = await chatMessage('review-approve', 'Please call +14155550251.');
+				const first = await waitForReview(env.n8n, executionId, REVIEW, 0);
 				assert.match(first.text, /\+14155550251/, 'the reviewer sees the number');
+				assert.deepEqual(first.buttons.map((b) => b.text).sort(), ['Approve', 'Decline']);
+				// What the person reads in the chat before pressing a button.
+				const shown = JSON.parse(await chat.waitForMessage(/\+14155550251/));
+				assert.equal(shown.text, first.text);
 				assert.equal(placements(env).length, 0, 'nothing is placed before the approval');
 				assert.equal(await pressButton(first, 'Approve'), 200);
-				const second = await waitForReview(env.n8n, executionId, review.name, 1);
+				const second = await waitForReview(env.n8n, executionId, REVIEW, 1);
+				assert.match(second.text, /\+14155550252/);
 				assert.equal(placements(env).length, 1, `the approved call is placed; the model read: ${JSON.stringify(toolResultsSeen(model.server).map((r) => r.text))}`);
 				assert.equal(placements(env)[0].body.dst, '+14155550251');
 				assert.equal(await pressButton(second, 'Approve'), 200);
+				// The chat shows the agent's answer (Respond to Chat), and the execution ends once it was shown.
+				await chat.waitForMessage(new RegExp(answer.replace(/[.+]/g, '\\$&')));
 				const execution = await env.n8n.waitForExecution(executionId, { timeoutMs: 60000 });
 				assert.equal(execution.status, 'success', errorOf(execution));
 				const texts = toolResultsSeen(model.server).map((r) => r.text);
 				assert.equal(
 					placements(env).length,
 					1,
-					`an approval does not lift Max Calls per Agent Run; POSTs: ${JSON.stringify(placements(env).map((p) => p.body.dst))}; the tool's sources: ${JSON.stringify(sourcesOf(execution, PLACE_CALL))}; the model read: ${JSON.stringify(texts)}`,
+					`an approval does not lift Max Calls per Agent Run; POSTs: ${JSON.stringify(placements(env).map((p) => p.body.dst))}; the tool's sources: ${JSON.stringify(sourcesOf(execution, REVIEWED_TOOL))}; the model read: ${JSON.stringify(texts)}`,
 				);
+				assert.equal(placements(env)[0].body.callerId, CALLER_ID);
 				assert.equal(texts.length, 2, JSON.stringify(texts));
 				assert.ok(placedIn(texts[0]), texts[0]);
 				assert.match(texts[1], /Max Calls per Agent Run/, texts[1]);
 				assert.match(texts[1], NO_CALL, texts[1]);
+				// The system message of the example reached the model.
+				const system = model.server.chatRequests().at(-1).messages.find((m) => m.role === 'system');
+				assert.match(String(system?.content), /only once/);
 			});
 
-			test('declined: nothing is placed and the model is told the call was rejected', async () => {
-				model.server.script([{ toolCalls: [reviewedCallTo('+14155550261')] }]);
+			test('declined: nothing is placed, the model is told the call was rejected, and the chat shows its answer', async () => {
+				const answer = 'No call was placed: the call was declined.';
+				model.server.script([{ toolCalls: [reviewedCallTo('+14155550261')] }, { content: answer }]);
 				env.sandbox.clearJournal();
-				const executionId = await chat('review-decline');
-				const message = await waitForReview(env.n8n, executionId, review.name, 0);
+				const { executionId, chat } = await chatMessage('review-decline', 'Please call +14155550261.');
+				const message = await waitForReview(env.n8n, executionId, REVIEW, 0);
+				assert.match(message.text, /\+14155550261/);
 				assert.equal(await pressButton(message, 'Decline'), 200);
+				await chat.waitForMessage(new RegExp(answer.replace(/[.+]/g, '\\$&')));
 				const execution = await env.n8n.waitForExecution(executionId, { timeoutMs: 60000 });
 				assert.equal(execution.status, 'success', errorOf(execution));
 				assert.equal(placements(env).length, 0);
@@ -414,6 +485,7 @@ function register(env) {
 				assert.match(texts[0], /rejected the tool call/i, texts[0]);
 				assert.ok(!placedIn(texts[0]), texts[0]);
 				assertNothingSecret(env, model.server.chatRequests(), 'what the model received');
+				assertNothingSecret(env, chat.messages, 'what the chat showed');
 			});
 		});
 
