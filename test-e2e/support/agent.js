@@ -128,28 +128,3 @@ module.exports = {
 	toolResultsSeen,
 };
 
-/**
- * The same agent workflow as agentWorkflow(), started by `trigger` (a trigger node: a Chat Trigger, for instance)
- * instead of the Manual Trigger; the tools named in `reviewed` are attached to the agent through `review` (a human
- * review node, e.g. the Chat node's chatHitlTool), the way the editor attaches a tool behind a review: tool ->
- * review -> agent, all ai_tool connections.
- */
-function agentWorkflowWith(name, { trigger, review, reviewed = [], ...options }) {
-	const workflow = agentWorkflow(name, options);
-	const manual = workflow.nodes[0];
-	trigger.position = manual.position;
-	workflow.nodes[0] = trigger;
-	workflow.connections[trigger.name] = workflow.connections[manual.name];
-	delete workflow.connections[manual.name];
-	if (review) {
-		review.position = [500, 420];
-		workflow.nodes.push(review);
-		workflow.connections[review.name] = { ai_tool: [[{ node: AGENT, type: 'ai_tool', index: 0 }]] };
-		for (const toolName of reviewed) {
-			workflow.connections[toolName] = { ai_tool: [[{ node: review.name, type: 'ai_tool', index: 0 }]] };
-		}
-	}
-	return workflow;
-}
-
-module.exports.agentWorkflowWith = agentWorkflowWith;
