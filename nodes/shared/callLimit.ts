@@ -115,6 +115,9 @@ export interface DurableCallLimit {
 
 type Ledger = Record<string, number[]>;
 
+/** The keys of the count: `workflow:<id>`, `credential:<id>`, `execution:<id>`. */
+const KEY_FORM = /^(workflow|credential|execution):./;
+
 let tokens = 0;
 /**
  * A token no other writer uses: this execution, a counter of this process and 64 random bits. It only has to tell
@@ -134,7 +137,8 @@ function parseLedger(text: unknown): Ledger | undefined {
 		const ledger: Ledger = {};
 		for (const [key, times] of Object.entries(value as Record<string, unknown>)) {
 			if (!Array.isArray(times) || !times.every((t) => typeof t === 'number' && Number.isFinite(t))) return undefined;
-			ledger[key] = times as number[];
+			// Only the keys this node writes: a cell edited by hand cannot name a property every object has.
+			if (KEY_FORM.test(key)) ledger[key] = times as number[];
 		}
 		return ledger;
 	} catch {
