@@ -115,8 +115,11 @@ export interface DurableCallLimit {
 
 type Ledger = Record<string, number[]>;
 
-/** The keys of the count: `workflow:<id>`, `credential:<id>`, `execution:<id>`. */
-const KEY_FORM = /^(workflow|credential|execution):./;
+/**
+ * The keys of the ledger: `workflow:<id>`, `credential:<id>`, `execution:<id>` (each a list of the times its calls
+ * leave the window), and `lease:<contacts table id>` (a campaign's dial lease: [until, holder]).
+ */
+const KEY_FORM = /^(workflow|credential|execution|lease):./;
 
 let tokens = 0;
 /**
@@ -146,10 +149,14 @@ function parseLedger(text: unknown): Ledger | undefined {
 	}
 }
 
-/** The ledger without the places whose window has passed (keys left empty are dropped). */
+/** The ledger without the places whose window has passed, nor leases that have ended (keys left empty are dropped). */
 function pruned(ledger: Ledger, now: number): Ledger {
 	const kept: Ledger = {};
 	for (const [key, times] of Object.entries(ledger)) {
+		if (key.startsWith('lease:')) {
+			if (times[0] > now) kept[key] = times;
+			continue;
+		}
 		const live = times.filter((until) => until > now);
 		if (live.length > 0) kept[key] = live;
 	}
@@ -216,39 +223,7 @@ export function readCallLimit(ctx: IExecuteFunctions): DurableCallLimit | undefi
 	} catch (error) {
 		throw markNoCallPlaced(error as Error);
 	}
-	let tableId: Promise<string> | undefined;
-	const table = () => (tableId ??= openTable(ctx));
-
-	/** Applies `change` to the ledger by compare-and-set; `change` returns the new ledger, or a verdict to stop with. */
-	const changeLedger = async <T>(itemIndex: number, change: (ledger: Ledger, now: number) => { next: Ledger; result: T } | { stop: T }): Promise<T> => {
-		const id = await table();
-		for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-			const row = await countRow(ctx, id, itemIndex);
-			const ledger = parseLedger(row.ledger);
-			if (!ledger) {
-				throw refusal(ctx, `the count in the data table "${LIMIT_TABLE}" is unreadable (row ${row.id}, column ledger); clear that cell to start the count anew`, itemIndex);
-			}
-			const now = Date.now();
-			const outcome = change(pruned(ledger, now), now);
-			if ('stop' in outcome) return outcome.stop;
-			const token = writeToken(ctx);
-			const version = typeof row.version === 'number' ? row.version : 0;
-			const written = await updateRows(
-				ctx,
-				id,
-				[
-					{ columnName: 'id', condition: 'eq', value: row.id },
-					{ columnName: 'version', condition: 'eq', value: version },
-				],
-				{ ledger: JSON.stringify(outcome.next), version: version + 1, token },
-				itemIndex,
-			);
-			if (written.some((r) => r.id === row.id && r.token === token)) return outcome.result;
-			// Another execution changed the count first: read it again, after a short random pause.
-			await sleep(5 + Math.floor(Math.random() * 20 * (attempt + 1)));
-		}
-		throw refusal(ctx, `the count in the data table "${LIMIT_TABLE}" kept changing under ${MAX_ATTEMPTS} attempts to take a place`, itemIndex);
-	};
+	const changeLedger = sharedLedger(ctx);
 
 	return {
 		key,
@@ -290,6 +265,86 @@ export function readCallLimit(ctx: IExecuteFunctions): DurableCallLimit | undefi
 					},
 				},
 			};
+		},
+	};
+}
+
+/** Change of the shared ledger: `change` returns the new ledger and a result, or a result to stop with unchanged. */
+type LedgerChange = <T>(itemIndex: number, change: (ledger: Ledger, now: number) => { next: Ledger; result: T } | { stop: T }) => Promise<T>;
+
+/**
+ * The ledger of this n8n's call limits and campaign leases: one row of the data table "Assistant Platform Call
+ * Limits", changed by compare-and-set (the row's version and a fresh token; the writer whose token comes back won;
+ * the others read again).
+ */
+function sharedLedger(ctx: IExecuteFunctions): LedgerChange {
+	let tableId: Promise<string> | undefined;
+	const table = () => {
+		// A failure is not kept: the next item asks again (another execution may have created the table meanwhile).
+		tableId ??= openTable(ctx).catch((error: Error) => {
+			tableId = undefined;
+			throw error;
+		});
+		return tableId;
+	};
+
+	return async <T>(itemIndex: number, change: (ledger: Ledger, now: number) => { next: Ledger; result: T } | { stop: T }): Promise<T> => {
+		const id = await table();
+		for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+			const row = await countRow(ctx, id, itemIndex);
+			const ledger = parseLedger(row.ledger);
+			if (!ledger) {
+				throw refusal(ctx, `the count in the data table "${LIMIT_TABLE}" is unreadable (row ${row.id}, column ledger); clear that cell to start the count anew`, itemIndex);
+			}
+			const now = Date.now();
+			const outcome = change(pruned(ledger, now), now);
+			if ('stop' in outcome) return outcome.stop;
+			const token = writeToken(ctx);
+			const version = typeof row.version === 'number' ? row.version : 0;
+			const written = await updateRows(
+				ctx,
+				id,
+				[
+					{ columnName: 'id', condition: 'eq', value: row.id },
+					{ columnName: 'version', condition: 'eq', value: version },
+				],
+				{ ledger: JSON.stringify(outcome.next), version: version + 1, token },
+				itemIndex,
+			);
+			if (written.some((r) => r.id === row.id && r.token === token)) return outcome.result;
+			// Another execution changed the count first: read it again, after a short random pause.
+			await sleep(5 + Math.floor(Math.random() * 20 * (attempt + 1)));
+		}
+		throw refusal(ctx, `the count in the data table "${LIMIT_TABLE}" kept changing under ${MAX_ATTEMPTS} attempts to take a place`, itemIndex);
+	};
+}
+
+/** A campaign's dial lease: one dial run at a time per contacts table, so its calls in flight are counted once. */
+export interface DialLease {
+	/** Takes (or renews) the lease until `ms` from now; false when another run holds it. */
+	take(ms: number): Promise<boolean>;
+	release(): Promise<void>;
+}
+
+export function dialLease(ctx: IExecuteFunctions, contactsTableId: string): DialLease {
+	const change = sharedLedger(ctx);
+	const key = `lease:${contactsTableId}`;
+	const holder = Math.floor(Math.random() * 2 ** 48) + 1;
+	return {
+		async take(ms) {
+			return await change<boolean>(0, (ledger, now) => {
+				const held = ledger[key];
+				if (held && held[1] !== holder) return { stop: false };
+				return { next: { ...ledger, [key]: [now + ms, holder] }, result: true };
+			});
+		},
+		async release() {
+			await change<void>(0, (ledger) => {
+				if (ledger[key]?.[1] !== holder) return { stop: undefined };
+				const next = { ...ledger };
+				delete next[key];
+				return { next, result: undefined };
+			});
 		},
 	};
 }

@@ -98,16 +98,22 @@ export async function openContactsTable(
 	return { id: table.id, name: table.name };
 }
 
-/** Rows added without a state (imported, or added while the campaign runs) become pending, due now: one update. */
+/**
+ * Rows added without a state (imported, or added while the campaign runs) become pending, due now: one update for
+ * empty cells and one for blank ones (n8n's API takes only eq, neq, like, ilike, gt, gte, lt and lte in an update's
+ * filter; eq null is IS NULL).
+ */
 export async function activateNewRows(ctx: IExecuteFunctions, table: ContactsTable): Promise<void> {
-	await updateRows(
-		ctx,
-		table.id,
-		[{ columnName: 'campaignState', condition: 'isEmpty', value: null }],
-		{ campaignState: 'pending', attempt: 0, nextAttemptAt: 0, version: 0 },
-		undefined,
-		false,
-	);
+	for (const empty of [null, '']) {
+		await updateRows(
+			ctx,
+			table.id,
+			[{ columnName: 'campaignState', condition: 'eq', value: empty }],
+			{ campaignState: 'pending', attempt: 0, nextAttemptAt: 0, version: 0 },
+			undefined,
+			false,
+		);
+	}
 }
 
 /**

@@ -17,7 +17,8 @@ export type ColumnType = 'string' | 'number' | 'boolean' | 'date';
 export type Row = IDataObject & { id: number };
 export interface Condition {
 	columnName: string;
-	condition: 'eq' | 'neq' | 'gt' | 'gte' | 'lt' | 'lte' | 'isEmpty' | 'isNotEmpty';
+	/** What n8n's API takes in a filter (an update's takes no isEmpty/isNotEmpty: eq null is IS NULL). */
+	condition: 'eq' | 'neq' | 'gt' | 'gte' | 'lt' | 'lte';
 	value: string | number | boolean | null;
 }
 
@@ -93,16 +94,20 @@ export async function ensureTable(
 	let table = await find();
 	let created = false;
 	if (!table) {
+		// Another execution may create it at the same moment: n8n keeps names unique per project, answering 409, or
+		// 500 when both passed its name check and the database's unique index refused the second. Whatever the
+		// answer, a table that is there now is the one to use.
 		const answer = await n8nApi(ctx, 'POST', '/data-tables', {
 			body: { name, columns: Object.entries(columns).map(([column, type]) => ({ name: column, type })) },
 			itemIndex,
-			// Another execution created it at the same moment: n8n keeps names unique per project.
-			passStatuses: [409],
-		});
-		if (answer.statusCode === 409) table = await find();
-		else {
+			passStatuses: [409, 500, 503],
+		}).catch((error: Error) => ({ statusCode: 0, body: undefined, headers: {}, error }));
+		if (answer.statusCode >= 200 && answer.statusCode < 300 && typeof (answer.body as DataTable | undefined)?.id === 'string') {
 			table = answer.body as DataTable;
 			created = true;
+		} else {
+			table = await find();
+			if (!table && 'error' in answer) throw answer.error;
 		}
 	}
 	if (!table || typeof table.id !== 'string') {

@@ -31,12 +31,14 @@ export interface N8nDataTables {
 	url: string;
 	credentials: ICredentialDataDecryptedObject;
 	tables: Table[];
-	/** Every request, in order: method and path. */
-	requests: Array<{ method: string; path: string }>;
+	/** Every request, in order: method and path (and, for scans of what reached this host, its headers and body). */
+	requests: Array<{ method: string; path: string; headers?: Record<string, unknown>; body?: string }>;
 	/** Holds conditional updates until `open()`; `waiting()` counts those held. */
 	gate: { close(): void; open(): void; waiting(): number };
 	/** A table with `rows` (as a user's CSV import makes it); every column is a string unless `types` says otherwise. */
 	seed(name: string, rows: Array<Record<string, Value>>, types?: Record<string, string>): Table;
+	/** Appends rows to a table as n8n's insert does (every column, a fresh id, after the rows there are); returns them. */
+	insert(table: Table, rows: Array<Record<string, Value>>): Row[];
 	/** Lets `count` more row updates through, then answers every update with `status` (undefined: updates work again). */
 	failWritesAfter(count: number | undefined, status?: number): void;
 	/** Answers every request with this status until cleared (a broken n8n API). */
@@ -96,7 +98,7 @@ export async function startN8nDataTables(apiKey = 'n8n-api-key-for-tests-0123456
 		req.on('end', () => {
 			const url = new URL(req.url ?? '/', 'http://127.0.0.1');
 			const path = url.pathname.replace(/^\/api\/v1/, '');
-			requests.push({ method: req.method ?? '', path });
+			requests.push({ method: req.method ?? '', path, headers: { ...req.headers }, body: Buffer.concat(chunks).toString('utf8') });
 			const send = (status: number, body: unknown) => {
 				res.writeHead(status, { 'content-type': 'application/json' });
 				res.end(JSON.stringify(body));
@@ -132,6 +134,7 @@ export async function startN8nDataTables(apiKey = 'n8n-api-key-for-tests-0123456
 				const column = { name: String(body.name), type: String(body.type) };
 				if (table.columns.some((c) => c.name === column.name)) return send(409, { message: 'column exists' });
 				table.columns.push(column);
+				for (const row of table.rows) row[column.name] = null;
 				return send(200, column);
 			}
 			if (parts[2] !== 'rows') return send(404, { message: 'not found' });
@@ -153,6 +156,11 @@ export async function startN8nDataTables(apiKey = 'n8n-api-key-for-tests-0123456
 			}
 			if (parts[3] === 'update' && req.method === 'PATCH') {
 				if (writesLeft !== undefined && writesLeft-- <= 0) return send(writeFailure, { message: 'failing on purpose' });
+				// n8n 2.41's API validates an update's filter: isEmpty and isNotEmpty are not among its conditions.
+				const conditions = (body.filter as Filter).filters.map((f) => f.condition);
+				if (conditions.some((c) => !['eq', 'neq', 'like', 'ilike', 'gt', 'gte', 'lt', 'lte'].includes(c))) {
+					return send(400, { message: 'request/body/filter/filters/0/condition must be equal to one of the allowed values' });
+				}
 				const apply = () => {
 					const updated = table.rows.filter((row) => matches(row, body.filter as Filter));
 					for (const row of updated) Object.assign(row, body.data as Record<string, Value>);
@@ -195,6 +203,12 @@ export async function startN8nDataTables(apiKey = 'n8n-api-key-for-tests-0123456
 			};
 			tables.push(table);
 			return table;
+		},
+		insert(table, rows) {
+			const blank = Object.fromEntries(table.columns.map((c) => [c.name, null]));
+			const inserted = rows.map((data) => ({ ...blank, ...data, id: nextRowId++ }) as Row);
+			table.rows.push(...inserted);
+			return inserted;
 		},
 		failWritesAfter(count, status = 503) {
 			writesLeft = count;

@@ -4,8 +4,8 @@ import { NodeOperationError, sleep } from 'n8n-workflow';
 import type { ContactRow, ContactsTable } from '../../../shared/campaignTable';
 import { activateNewRows, asContact, campaignStatus, changeRow, freshToken, openContactsTable, rowsInState } from '../../../shared/campaignTable';
 import { isOpen, nextOpening } from '../../../shared/callingHours';
-import type { DurableCallLimit } from '../../../shared/callLimit';
-import { readCallLimit } from '../../../shared/callLimit';
+import type { DialLease, DurableCallLimit } from '../../../shared/callLimit';
+import { dialLease, readCallLimit } from '../../../shared/callLimit';
 import { MAX_ROWS_PER_PAGE, readPage } from '../../../shared/dataTables';
 import { outboundApi } from '../../../shared/outbound';
 import type { Placement } from '../../../shared/placement';
@@ -76,12 +76,32 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 	if (status !== 'running') {
 		return [[{ json: { ...summary, placed: 0, message: `The campaign is ${status}: nothing was dialled.` } }]];
 	}
-	await activateNewRows(this, run.table);
+	// One dial run at a time per campaign: its calls in flight are counted, then lines filled, with no other run
+	// filling the same lines meanwhile. A run that finds the lease held ends at once; a crashed run's lease ends
+	// LEASE_MARGIN_MS after its last renewal.
+	const lease = dialLease(this, run.table.id);
+	if (!(await lease.take(run.settings.keepMs + LEASE_MARGIN_MS))) {
+		return [[{ json: { ...summary, placed: 0, message: 'Another run of this campaign is dialling: nothing was dialled by this one.' } }]];
+	}
+	try {
+		await dialRun(this, run, summary, lease);
+	} finally {
+		await lease.release().catch(() => undefined);
+	}
+	return [[{ json: summary }, ...run.output.map((json) => ({ json }))]];
+}
+
+/** How long a dial lease outlives its last renewal: a run's pass (reads, claims, POSTs) takes far less. */
+const LEASE_MARGIN_MS = 120_000;
+
+async function dialRun(ctx: IExecuteFunctions, run: Run, summary: IDataObject, lease: DialLease): Promise<void> {
+	await activateNewRows(ctx, run.table);
 	const until = Date.now() + run.settings.keepMs;
 	const totals: Record<string, number> = {};
 	let inFlightBefore: number | undefined;
 	for (let pass = 0; ; pass++) {
-		const settled = await reconcile(this, run.table, run.settings, run.policy, run.request, run.baseURL);
+		if (pass > 0 && !(await lease.take(until - Date.now() + LEASE_MARGIN_MS))) break;
+		const settled = await reconcile(ctx, run.table, run.settings, run.policy, run.request, run.baseURL);
 		for (const [key, value] of Object.entries(settled)) totals[key] = (totals[key] ?? 0) + Number(value);
 		run.busyNumbers.clear();
 		const inFlight = await callsInFlight(run);
@@ -90,13 +110,12 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 		const free = Math.max(0, Math.min(run.settings.maxInFlight - inFlight, run.settings.maxPerRun - placedSoFar));
 		if (free > 0) await dialDue(run, free);
 		// One pass, unless Keep Dialling For says to go on while lines free up (and there may be more to place).
-		if (run.stop || Date.now() + run.settings.checkMs > until || this.getExecutionCancelSignal?.()?.aborted) break;
+		if (run.stop || Date.now() + run.settings.checkMs > until || ctx.getExecutionCancelSignal?.()?.aborted) break;
 		if (run.settings.maxPerRun - run.output.filter((o) => o.campaignState === 'placed').length <= 0) break;
 		await sleep(run.settings.checkMs);
 	}
 	Object.assign(summary, totals, { inFlightBefore, placed: run.output.filter((o) => o.campaignState === 'placed').length });
 	if (run.stop) summary.stoppedBecause = run.stop;
-	return [[{ json: summary }, ...run.output.map((json) => ({ json }))]];
 }
 
 /**
