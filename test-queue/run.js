@@ -4,8 +4,8 @@
 // webhook processor (cluster.js); then the cases in cases/, each asserting counts from the sandbox journal and
 // n8n's executions (a case's start() runs before every case's run(), for waits n8n ends by itself a minute later).
 // The summary table (case, expected, measured) goes to .build/queue-summary.md, with --write-docs into
-// docs/scaling.md too. Everything started is stopped, on failure or a signal as well.
-// Options: --only 1,3 (those cases), --keep (keep the temp folder with every process's log), --write-docs.
+// docs/scaling.md too (with --only, just those cases' rows). Everything started is stopped, on failure or a signal as
+// well. Options: --only 1,3 (those cases), --keep (keep the temp folder with every process's log), --write-docs.
 'use strict';
 const fs = require('node:fs');
 const os = require('node:os');
@@ -31,6 +31,30 @@ function table(results) {
 	return ['| Case | Expected | Measured | Result |', '|---|---|---|---|', ...rows].join('\n');
 }
 
+/**
+ * With --only and --write-docs: the docs' table keeps the rows of the other cases (and the full run's stamp and wall
+ * time), the selected cases' rows are replaced or added in case order, and each gets a line saying when it was
+ * measured on its own. A full run (no --only) writes the whole block again, without those lines.
+ */
+function mergedBlock(old, results, when, clusterMs) {
+	const rowId = (line) => Number(/^\| (\d+)\. /.exec(line)?.[1]);
+	const lines = old.split('\n');
+	const rows = new Map(lines.filter((line) => rowId(line) > 0).map((line) => [rowId(line), line]));
+	const fresh = table(results).split('\n').slice(2);
+	for (const line of fresh) rows.set(rowId(line), line);
+	const ids = new Set(results.map((r) => r.id));
+	const tableStart = lines.findIndex((line) => line.startsWith('| Case |'));
+	const before = lines.slice(0, tableStart === -1 ? 0 : tableStart);
+	const after = lines.slice(tableStart === -1 ? 0 : tableStart + 2).filter((line) => !(rowId(line) > 0));
+	const notes = after.filter((line) => !ids.has(Number(/^Case (\d+) measured on its own/.exec(line)?.[1])));
+	const added = results.map(
+		(r) => `Case ${r.id} measured on its own ${when} (\`--only ${[...ids].join(',')}\`): ${seconds(r.ms)}, Postgres/Redis/n8n x4 up ${seconds(clusterMs)}.`,
+	);
+	const body = [...before, '| Case | Expected | Measured | Result |', '|---|---|---|---|', ...[...rows].sort((x, y) => x[0] - y[0]).map(([, line]) => line)];
+	const tail = notes.join('\n').trim();
+	return `${body.join('\n')}\n\n${[tail, ...added].filter(Boolean).join('\n\n')}\n`;
+}
+
 /** Runs one step ('start' or 'run') of a case into its result row. */
 async function runCase(c, r, step, cluster) {
 	const started = Date.now();
@@ -40,6 +64,8 @@ async function runCase(c, r, step, cluster) {
 	} catch (error) {
 		r.failedIn = step;
 		r.error = error.message.split('\n')[0].slice(0, 400);
+		// A case may hand over what it measured before a check failed (error.measured): the table shows both.
+		if (error.measured) r.measured = error.measured;
 		process.stderr.write(`\ncase ${c.id} (${step}) failed: ${error.stack ?? error}\n`);
 	}
 	r.ms = (r.ms ?? 0) + (Date.now() - started);
@@ -99,13 +125,14 @@ exitWithSummary('queue', async () => {
 	process.stdout.write(`\n${summary}\n`);
 	fs.writeFileSync(path.join(root, '.build', 'queue-summary.md'), `${summary}\n`);
 	fs.writeFileSync(path.join(root, '.build', 'queue-results.json'), `${JSON.stringify({ results }, null, 2)}\n`);
-	if (args.includes('--write-docs') && !only) {
+	if (args.includes('--write-docs')) {
 		const doc = fs.readFileSync(SCALING_DOC, 'utf8');
 		const [a, b] = [doc.indexOf(BEGIN), doc.indexOf(END)];
 		if (a < 0 || b < a) throw new Error(`docs/scaling.md has no ${BEGIN} ... ${END} block`);
-		const stamp = `Measured ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC on ${os.cpus().length} cores, n8n ${install.versions.n8n}.`;
-		fs.writeFileSync(SCALING_DOC, `${doc.slice(0, a + BEGIN.length)}\n${stamp}\n\n${summary}\n${doc.slice(b)}`);
-		log('wrote the table into docs/scaling.md');
+		const when = `${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC on ${os.cpus().length} cores, n8n ${install.versions.n8n}`;
+		const block = only ? mergedBlock(doc.slice(a + BEGIN.length, b), results, when, clusterMs) : `\n${`Measured ${when}.`}\n\n${summary}\n`;
+		fs.writeFileSync(SCALING_DOC, `${doc.slice(0, a + BEGIN.length)}${block}${doc.slice(b)}`);
+		log(only ? `wrote the rows of case(s) ${only.join(', ')} into docs/scaling.md` : 'wrote the table into docs/scaling.md');
 	}
 	const passed = results.filter((r) => r.ok).length;
 	return { passed, failed: results.length - passed };
