@@ -24,6 +24,35 @@ export const MAX_CALLS_IN_FLIGHT_LIMIT = 1000;
 export const DEFAULT_STATUS_CHECK_SECONDS = 5;
 export const DEFAULT_MAX_CALL_MINUTES = 30;
 
+/** The days and hours of a calling window, as Place Call's Campaign options and a campaign's Dial Due Contacts ask them. */
+export const CALLING_WINDOW_FIELDS: INodeProperties[] = [
+	{
+		displayName: 'Days',
+		name: 'days',
+		type: 'multiOptions',
+		default: ['monday', 'tuesday', 'wednesday', 'thursday', 'friday'],
+		description: 'Days a window starts on',
+		options: WEEKDAYS.map((day) => ({ name: day[0].toUpperCase() + day.slice(1), value: day })),
+	},
+	{
+		displayName: 'From',
+		name: 'from',
+		type: 'string',
+		default: '09:00',
+		placeholder: 'e.g. 09:00',
+		description: 'Local time the window opens (HH:MM)',
+	},
+	{
+		displayName: 'To',
+		name: 'to',
+		type: 'string',
+		default: '20:00',
+		placeholder: 'e.g. 20:00',
+		description:
+			'Local time the window closes (HH:MM, 24:00 for midnight). Earlier than From: the window ends the next day (22:00 to 02:00).',
+	},
+];
+
 /** The Campaign collection (`campaign`) of a placement. */
 export function campaignProperty(mode: CampaignMode, display: Partial<INodeProperties> = {}): INodeProperties {
 	const options: INodeProperties[] = [
@@ -49,31 +78,7 @@ export function campaignProperty(mode: CampaignMode, display: Partial<INodePrope
 					displayName: 'Window',
 					name: 'window',
 					values: [
-						{
-							displayName: 'Days',
-							name: 'days',
-							type: 'multiOptions',
-							default: ['monday', 'tuesday', 'wednesday', 'thursday', 'friday'],
-							description: 'Days a window starts on',
-							options: WEEKDAYS.map((day) => ({ name: day[0].toUpperCase() + day.slice(1), value: day })),
-						},
-						{
-							displayName: 'From',
-							name: 'from',
-							type: 'string',
-							default: '09:00',
-							placeholder: 'e.g. 09:00',
-							description: 'Local time the window opens (HH:MM)',
-						},
-						{
-							displayName: 'To',
-							name: 'to',
-							type: 'string',
-							default: '20:00',
-							placeholder: 'e.g. 20:00',
-							description:
-								'Local time the window closes (HH:MM, 24:00 for midnight). Earlier than From: the window ends the next day (22:00 to 02:00).',
-						},
+						...CALLING_WINDOW_FIELDS,
 						{
 							displayName: 'Time Zone',
 							name: 'timeZone',

@@ -228,3 +228,19 @@ export async function startN8nDataTables(apiKey = 'n8n-api-key-for-tests-0123456
 		stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
 	};
 }
+
+/**
+ * The usual fixture of a test file: n8n's data-table API started before the file's tests, emptied before each and
+ * stopped after them. Read its fields inside hooks and tests only.
+ */
+export function useN8nDataTables(): { store: N8nDataTables } {
+	const fixture = {} as { store: N8nDataTables };
+	beforeAll(async () => {
+		fixture.store = await startN8nDataTables();
+	});
+	afterAll(async () => {
+		await fixture.store.stop();
+	});
+	beforeEach(() => fixture.store.reset());
+	return fixture;
+}

@@ -5,8 +5,7 @@ import { LIMIT_TABLE } from '../../nodes/shared/callLimit';
 import { runAgent, TOOL_TYPE } from '../harness/agent';
 import type { ToolCall } from '../harness/agent';
 import { registerNodeType, runNode } from '../harness/engine';
-import type { N8nDataTables } from '../harness/n8nDataTables';
-import { startN8nDataTables } from '../harness/n8nDataTables';
+import { useN8nDataTables } from '../harness/n8nDataTables';
 import { useCallerAssistant, useSandbox } from '../harness/sandbox';
 
 /*
@@ -27,24 +26,17 @@ const PLACE_CALL = 'Place Call';
 const fx = useSandbox();
 useCallerAssistant(fx, CALLER);
 
-let store: N8nDataTables;
-beforeAll(async () => {
-	store = await startN8nDataTables();
-});
-afterAll(async () => {
-	await store.stop();
-});
-beforeEach(() => store.reset());
+const n8nApi = useN8nDataTables();
 
 const posts = () => fx.sandbox.journal.filter((e) => e.method === 'POST');
 const call = (dst: string): ToolCall => ({ tool: PLACE_CALL, input: { Destination_Number: dst } });
-const credentials = () => ({ ...fx.credentials, assistantPlatformN8nApi: store.credentials });
+const credentials = () => ({ ...fx.credentials, assistantPlatformN8nApi: n8nApi.store.credentials });
 const LIMIT = { limitCalls: true, callLimitMax: 1, callLimitWindow: 60 };
 const tool = (extra: IDataObject = {}) => ({
 	name: PLACE_CALL,
 	parameters: { resource: 'outboundCall', operation: 'placeCall', callerId: CALLER, ...extra },
 });
-const ledger = () => JSON.parse(String(store.tables.find((t) => t.name === LIMIT_TABLE)?.rows[0]?.ledger ?? '{}')) as Record<string, number[]>;
+const ledger = () => JSON.parse(String(n8nApi.store.tables.find((t) => t.name === LIMIT_TABLE)?.rows[0]?.ledger ?? '{}')) as Record<string, number[]>;
 
 async function place(parameters: IDataObject, options: { items?: number; batch?: number } = {}) {
 	return await runNode({
@@ -139,12 +131,12 @@ describe('Limit Calls Across Executions: a durable count, taken atomically befor
 	});
 
 	test('five executions that all read the same count before writing: exactly Max Calls (2) places are taken', async () => {
-		store.gate.close();
+		n8nApi.store.gate.close();
 		const runs = Array.from({ length: 5 }, (_, i) => place({ ...LIMIT, callLimitMax: 2, dst: `+1415555020${i}` }));
 		// Every execution has read the count and sent its conditional update; then they are applied one by one.
-		for (let waited = 0; store.gate.waiting() < 5 && waited < 200; waited++) await new Promise((r) => setTimeout(r, 10));
-		expect(store.gate.waiting()).toBe(5);
-		store.gate.open();
+		for (let waited = 0; n8nApi.store.gate.waiting() < 5 && waited < 200; waited++) await new Promise((r) => setTimeout(r, 10));
+		expect(n8nApi.store.gate.waiting()).toBe(5);
+		n8nApi.store.gate.open();
 		await Promise.all(runs);
 		expect(posts()).toHaveLength(2);
 		expect(ledger()['workflow:test-workflow']).toHaveLength(2);
@@ -165,7 +157,7 @@ describe('Limit Calls Across Executions: a durable count, taken atomically befor
 
 	test('a place leaves the count when its window has passed', async () => {
 		await place(LIMIT);
-		const row = store.tables[0].rows[0];
+		const row = n8nApi.store.tables[0].rows[0];
 		row.ledger = JSON.stringify({ 'workflow:test-workflow': [Date.now() - 1] });
 		const again = await place(LIMIT);
 		expect(again.items[0].json.internal_id).toBeDefined();
@@ -203,28 +195,28 @@ describe('Limit Calls Across Executions: a durable count, taken atomically befor
 
 	test('an unreadable count: refused, naming the table, row and column; nothing sent', async () => {
 		await place(LIMIT);
-		store.tables[0].rows[0].ledger = 'not json';
+		n8nApi.store.tables[0].rows[0].ledger = 'not json';
 		const { items } = await place(LIMIT);
 		expect(items[0].json.error).toMatch(new RegExp(`the count in the data table "${LIMIT_TABLE}" is unreadable \\(row \\d+, column ledger\\)`));
 		expect(posts()).toHaveLength(1);
 	});
 
 	test('a table of that name without the columns: refused, naming the missing columns; nothing sent', async () => {
-		store.tables.push({ id: 'table-x', name: LIMIT_TABLE, columns: [{ name: 'ledger', type: 'string' }], rows: [], createdAt: new Date().toISOString() });
+		n8nApi.store.tables.push({ id: 'table-x', name: LIMIT_TABLE, columns: [{ name: 'ledger', type: 'string' }], rows: [], createdAt: new Date().toISOString() });
 		const { items } = await place(LIMIT);
 		expect(items[0].json.error).toMatch(new RegExp(`The data table "${LIMIT_TABLE}" lacks the column\\(s\\) version, token`));
 		expect(posts()).toHaveLength(0);
 	});
 
 	test("n8n's API failing: the count cannot be taken, so nothing is placed", async () => {
-		store.failWith(403);
+		n8nApi.store.failWith(403);
 		const { items } = await place(LIMIT);
 		expect(items[0].json.error).toMatch(/No call was placed/);
 		expect(posts()).toHaveLength(0);
 	});
 
 	test('an n8n whose public API has no data tables (n8n 1.x answers 404): refused, saying so; nothing sent', async () => {
-		store.failWith(404);
+		n8nApi.store.failWith(404);
 		const { items } = await place(LIMIT);
 		expect(items[0].json.error).toBe("This n8n's public API has no data tables (/data-tables answered 404). No call was placed.");
 		expect(posts()).toHaveLength(0);

@@ -1,8 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { runNode } from '../harness/engine';
-import type { N8nDataTables } from '../harness/n8nDataTables';
-import { startN8nDataTables } from '../harness/n8nDataTables';
+import { useN8nDataTables } from '../harness/n8nDataTables';
 import { useCallerAssistant, useSandbox } from '../harness/sandbox';
 
 /*
@@ -19,20 +18,13 @@ const TABLE = 'Spring contacts';
 const fx = useSandbox();
 useCallerAssistant(fx, CALLER);
 
-let store: N8nDataTables;
-beforeAll(async () => {
-	store = await startN8nDataTables();
-});
-afterAll(async () => {
-	await store.stop();
-});
-beforeEach(() => store.reset());
+const n8nApi = useN8nDataTables();
 
-const credentials = () => ({ ...fx.credentials, assistantPlatformN8nApi: store.credentials });
+const credentials = () => ({ ...fx.credentials, assistantPlatformN8nApi: n8nApi.store.credentials });
 const posts = () => fx.sandbox.journal.filter((e) => e.method === 'POST');
 const dialled = () => posts().map((e) => String((e.body as IDataObject).dst));
 const numbers = (count: number, from = 0) => Array.from({ length: count }, (_, i) => `+1415555${String(from + i).padStart(4, '0')}`);
-const contacts = () => store.tables.find((t) => t.name === TABLE)!.rows;
+const contacts = () => n8nApi.store.tables.find((t) => t.name === TABLE)!.rows;
 const stateOf = (phone: string) => contacts().find((row) => row.phone === phone)?.campaignState;
 
 async function campaign(operation: string, parameters: IDataObject = {}, items?: IDataObject[]) {
@@ -47,7 +39,7 @@ const dial = (parameters: IDataObject = {}) =>
 	campaign('dial', { callerId: CALLER, maxCallsInFlight: 3, retryPolicy: { busy: 0, noAnswer: 0, maxAttempts: 2 }, ...parameters });
 
 async function prepared(phones: string[], extra: (phone: string) => IDataObject = () => ({})) {
-	store.seed(TABLE, phones.map((phone) => ({ phone, name: `Contact ${phone.slice(-4)}`, ...extra(phone) })));
+	n8nApi.store.seed(TABLE, phones.map((phone) => ({ phone, name: `Contact ${phone.slice(-4)}`, ...extra(phone) })));
 	const { error } = await campaign('prepare');
 	expect(error).toBeUndefined();
 }
@@ -57,7 +49,7 @@ const endCalls = async () => await fx.sandbox.clock.advance(3_600_000);
 
 describe('the contacts table', () => {
 	test('without the campaign columns: refused naming them, before anything is dialled', async () => {
-		store.seed(TABLE, [{ phone: '+14155550000' }]);
+		n8nApi.store.seed(TABLE, [{ phone: '+14155550000' }]);
 		const { error } = await dial();
 		expect(error?.message).toBe(
 			`The data table "${TABLE}" lacks the campaign column(s) campaignState, attempt, nextAttemptAt, internalId, claimToken, claimedAt, placedAt, dialStatus, reason, version, writeToken. No call was placed.`,
@@ -66,7 +58,7 @@ describe('the contacts table', () => {
 	});
 
 	test('without the phone column: refused naming it and the columns there are', async () => {
-		store.seed(TABLE, [{ mobile: '+14155550000' }]);
+		n8nApi.store.seed(TABLE, [{ mobile: '+14155550000' }]);
 		await campaign('prepare');
 		const { error } = await dial();
 		expect(error?.message).toMatch(/^The data table "Spring contacts" has no column "phone"/);
@@ -75,7 +67,7 @@ describe('the contacts table', () => {
 
 	test('Prepare Contacts Table adds the campaign columns and keeps the rows', async () => {
 		await prepared(numbers(2));
-		const table = store.tables.find((t) => t.name === TABLE)!;
+		const table = n8nApi.store.tables.find((t) => t.name === TABLE)!;
 		expect(table.columns.map((c) => c.name)).toEqual(expect.arrayContaining(['phone', 'name', 'campaignState', 'version', 'writeToken']));
 		expect(contacts()).toHaveLength(2);
 	});
@@ -136,10 +128,10 @@ describe('Dial Due Contacts: short runs that share the lines through the table',
 
 	test('two runs started at once: one dials, the other ends at once (one lease per campaign), so no contact is claimed twice and the lines hold', async () => {
 		await prepared(numbers(12));
-		store.gate.close();
+		n8nApi.store.gate.close();
 		const runs = [dial(), dial()];
-		for (let waited = 0; store.gate.waiting() < 2 && waited < 300; waited++) await new Promise((r) => setTimeout(r, 10));
-		store.gate.open();
+		for (let waited = 0; n8nApi.store.gate.waiting() < 2 && waited < 300; waited++) await new Promise((r) => setTimeout(r, 10));
+		n8nApi.store.gate.open();
 		await Promise.all(runs);
 		const all = dialled();
 		expect(new Set(all).size).toBe(all.length);
@@ -182,14 +174,14 @@ describe('Dial Due Contacts: short runs that share the lines through the table',
 	test("the platform accepted a call but the table could not be written: the output says so, the contact stays claimed and later becomes unknown", async () => {
 		const [phone] = numbers(1);
 		await prepared([phone]);
-		store.failWritesAfter(4, 503);
+		n8nApi.store.failWritesAfter(4, 503);
 		const { error } = await dial();
-		store.failWritesAfter(undefined);
+		n8nApi.store.failWritesAfter(undefined);
 		expect(error?.message).toMatch(/was placed \(internal_id .+\) but could not be recorded/);
 		expect(stateOf(phone)).toBe('claimed');
 		contacts()[0].claimedAt = Date.now() - 10 * 60_000;
 		// The failed run could not give its dial lease back either: time passes until it ends.
-		const ledgerRow = store.tables.find((t) => t.name === 'Assistant Platform Call Limits')!.rows[0];
+		const ledgerRow = n8nApi.store.tables.find((t) => t.name === 'Assistant Platform Call Limits')!.rows[0];
 		ledgerRow.ledger = '{}';
 		await dial();
 		expect(stateOf(phone)).toBe('unknown');
@@ -339,7 +331,7 @@ describe('control without editing the workflow', () => {
 	test('Get Summary counts the contacts by state, in flight and due', async () => {
 		await prepared(numbers(5));
 		await dial();
-		store.seed('other', [{ phone: '+1' }]);
+		n8nApi.store.seed('other', [{ phone: '+1' }]);
 		const { items } = await campaign('summary');
 		expect(items[0].json).toMatchObject({ campaign: TABLE, status: 'running', contacts: 5, placed: 3, pending: 2, inFlight: 3, dueNow: 2, answered: 0, unknown: 0 });
 	});
@@ -347,7 +339,7 @@ describe('control without editing the workflow', () => {
 	test('contacts added while the campaign runs are dialled by the next run', async () => {
 		await prepared(numbers(1));
 		await dial();
-		const table = store.tables.find((t) => t.name === TABLE)!;
+		const table = n8nApi.store.tables.find((t) => t.name === TABLE)!;
 		table.rows.push({ id: 9999, phone: numbers(1, 50)[0], name: 'Late', campaignState: null } as never);
 		await dial();
 		expect(dialled()).toEqual([numbers(1)[0], numbers(1, 50)[0]]);

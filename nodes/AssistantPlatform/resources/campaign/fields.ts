@@ -1,7 +1,8 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import type { CallingWindow } from '../../../shared/callingHours';
-import { readCallingWindow, WEEKDAYS } from '../../../shared/callingHours';
+import { readCallingWindow } from '../../../shared/callingHours';
+import { CALLING_WINDOW_FIELDS } from '../../../shared/campaign';
 import { retryPolicyProperty } from '../../../shared/retryPolicy';
 import { assertIntegerInRange, invalid, numberField } from '../../../shared/validation';
 
@@ -81,15 +82,7 @@ export const dialProperties: INodeProperties[] = [
 				displayName: 'Window',
 				name: 'window',
 				values: [
-					{
-						displayName: 'Days',
-						name: 'days',
-						type: 'multiOptions',
-						default: ['monday', 'tuesday', 'wednesday', 'thursday', 'friday'],
-						options: WEEKDAYS.map((day) => ({ name: day[0].toUpperCase() + day.slice(1), value: day })),
-					},
-					{ displayName: 'From', name: 'from', type: 'string', default: '09:00', description: 'Local time the window opens (HH:MM)' },
-					{ displayName: 'To', name: 'to', type: 'string', default: '20:00', description: 'Local time the window closes (HH:MM; 24:00 for midnight)' },
+					...CALLING_WINDOW_FIELDS,
 					{
 						displayName: 'Time Zone Column',
 						name: 'timeZoneColumn',
