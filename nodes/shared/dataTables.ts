@@ -33,6 +33,11 @@ const TIMEOUT_MS = 15_000;
 /** Every answer of n8n here is small (one table, a few rows). */
 const MAX_ANSWER_BYTES = 4 * 1024 * 1024;
 
+/** encodeURIComponent, and the five characters it leaves that n8n's API also refuses unencoded: ! ' ( ) *. */
+function encodeStrictly(text: string): string {
+	return encodeURIComponent(text).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+}
+
 async function n8nApi(
 	ctx: IExecuteFunctions,
 	method: 'GET' | 'POST' | 'PATCH',
@@ -44,7 +49,7 @@ async function n8nApi(
 	// so every value is encoded here, whole.
 	const query = Object.entries(options.qs ?? {})
 		.filter(([, value]) => value !== undefined && value !== null)
-		.map(([name, value]) => `${encodeURIComponent(name)}=${encodeURIComponent(String(value))}`)
+		.map(([name, value]) => `${encodeStrictly(name)}=${encodeStrictly(String(value))}`)
 		.join('&');
 	return await platformRequest(
 		ctx,
@@ -148,25 +153,25 @@ export async function readPage(
 	const qs: IDataObject = { limit };
 	if (conditions.length > 0) qs.filter = JSON.stringify(filterOf(conditions));
 	if (cursor) qs.cursor = cursor;
-	const { body } = await n8nApi(ctx, 'GET', `/data-tables/${encodeURIComponent(tableId)}/rows`, { qs, itemIndex });
+	const { body } = await n8nApi(ctx, 'GET', `/data-tables/${encodeStrictly(tableId)}/rows`, { qs, itemIndex });
 	const next = (body as IDataObject | undefined)?.nextCursor;
 	return { rows: listOf(body) as Row[], next: typeof next === 'string' && next !== '' ? next : undefined };
 }
 
 /** A data table by id, or else by name; undefined when there is none. */
 export async function findTable(ctx: IExecuteFunctions, idOrName: string, itemIndex?: number): Promise<DataTable | undefined> {
-	const byId = await n8nApi(ctx, 'GET', `/data-tables/${encodeURIComponent(idOrName)}`, { itemIndex, passStatuses: [400, 404] });
+	const byId = await n8nApi(ctx, 'GET', `/data-tables/${encodeStrictly(idOrName)}`, { itemIndex, passStatuses: [400, 404] });
 	if (byId.statusCode < 300 && typeof (byId.body as DataTable | undefined)?.id === 'string') return byId.body as DataTable;
 	const { body } = await n8nApi(ctx, 'GET', '/data-tables', { qs: { filter: JSON.stringify({ name: idOrName }), limit: 100 }, itemIndex });
 	return listOf(body).find((table) => table.name === idOrName) as DataTable | undefined;
 }
 
 export async function addColumn(ctx: IExecuteFunctions, tableId: string, name: string, type: ColumnType, itemIndex?: number): Promise<void> {
-	await n8nApi(ctx, 'POST', `/data-tables/${encodeURIComponent(tableId)}/columns`, { body: { name, type }, itemIndex });
+	await n8nApi(ctx, 'POST', `/data-tables/${encodeStrictly(tableId)}/columns`, { body: { name, type }, itemIndex });
 }
 
 export async function insertRows(ctx: IExecuteFunctions, tableId: string, rows: IDataObject[], itemIndex?: number): Promise<Row[]> {
-	const { body } = await n8nApi(ctx, 'POST', `/data-tables/${encodeURIComponent(tableId)}/rows`, {
+	const { body } = await n8nApi(ctx, 'POST', `/data-tables/${encodeStrictly(tableId)}/rows`, {
 		body: { data: rows, returnType: 'all' },
 		itemIndex,
 	});
@@ -186,7 +191,7 @@ export async function updateRows(
 	itemIndex?: number,
 	returnData = true,
 ): Promise<Row[]> {
-	const { body } = await n8nApi(ctx, 'PATCH', `/data-tables/${encodeURIComponent(tableId)}/rows/update`, {
+	const { body } = await n8nApi(ctx, 'PATCH', `/data-tables/${encodeStrictly(tableId)}/rows/update`, {
 		body: { filter: filterOf(conditions), data, returnData },
 		itemIndex,
 	});

@@ -188,6 +188,14 @@ describe('Dial Due Contacts: short runs that share the lines through the table',
 		expect(dialled()).toEqual([phone]);
 	});
 
+	test('the output stays bounded: at most Max Calls per Run items besides the summary, whatever happens to the contacts', async () => {
+		await prepared(['12345', 'nope', '+1', 'x', '999', '+39'].concat(numbers(3)));
+		const { items } = await dial({ maxCallsPerRun: 2 });
+		expect(items.length).toBeLessThanOrEqual(3);
+		expect(posts()).toHaveLength(0);
+		expect(contacts().filter((row) => row.campaignState === 'failed')).toHaveLength(2);
+	});
+
 	test('a number that appears twice is never in two calls at once', async () => {
 		const [phone] = numbers(1);
 		await prepared([phone, phone]);

@@ -145,7 +145,8 @@ async function dialDue(run: Run, free: number): Promise<void> {
 	due.sort((a, b) => Number(a.nextAttemptAt ?? 0) - Number(b.nextAttemptAt ?? 0) || a.id - b.id);
 	let placed = 0;
 	for (const raw of due) {
-		if (placed >= free || run.stop) return;
+		// The run's output stays bounded: at most Max Calls per Run items, whatever happened to each contact.
+		if (placed >= free || run.stop || run.output.length >= run.settings.maxPerRun) return;
 		const contact = asContact(raw);
 		if ('invalid' in contact) {
 			run.output.push({ rowId: raw.id, campaignState: 'skipped', reason: contact.invalid });
