@@ -6,6 +6,8 @@
  *
  * Ready to use (tested in test/hostile/hostile-platform.test.ts): `const fx = useHostile()` gives
  * fx.hostile (url, rule, requests, foreign), fx.sandbox and fx.credentials pointing at the front.
+ * Beside them, fx.n8n is an in-memory n8n data-table API (test/harness/n8nDataTables.ts, another
+ * host, never misbehaving) for the Campaign operations; fx.credentials holds its credential too.
  */
 import type { IncomingHttpHeaders, IncomingMessage, Server, ServerResponse } from 'node:http';
 import { createServer, request as httpRequest } from 'node:http';
@@ -27,6 +29,8 @@ import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 import type { SandboxOptions } from '../../sandbox';
 import type { PlatformSandbox } from '../../sandbox';
 
+import type { N8nDataTables } from './n8nDataTables';
+import { startN8nDataTables } from './n8nDataTables';
 import type { SandboxFixture } from './sandbox';
 import { startSandbox } from './sandbox';
 import { registerSecret } from './secretsGuard';
@@ -121,13 +125,15 @@ export interface HostilePlatform {
 	foreign: { url: string; requests: RecordedRequest[] };
 	/** Adds rules; the first matching rule (in the order added) answers a request. */
 	rule(rules: HostileRule | HostileRule[]): void;
-	/** Drops every rule and forgets recorded requests (front and foreign); resets the sandbox. */
+	/** Drops every rule and forgets recorded requests (front and foreign); resets the sandbox and n8n's data tables. */
 	clear(): void;
 	stop(): Promise<void>;
 }
 
 export interface HostileFixture extends SandboxFixture {
 	hostile: HostilePlatform;
+	/** n8n's data-table API (Campaign state), on a host of its own that never misbehaves; reset by hostile.clear(). */
+	n8n: N8nDataTables;
 }
 
 export interface HostileOptions {
@@ -140,15 +146,17 @@ export interface HostileOptions {
 export async function startHostile(options: HostileOptions = {}): Promise<HostileFixture> {
 	const base = await startSandbox(options.sandbox, options.assistantApiKey);
 	registerSecret(options.assistantApiKey);
-	const hostile = await HostileServer.start(base.sandbox);
+	const n8n = await startN8nDataTables();
+	const hostile = await HostileServer.start(base.sandbox, n8n);
 	const portal: ICredentialDataDecryptedObject = { ...base.portal, baseUrl: hostile.url };
 	const outbound: ICredentialDataDecryptedObject = { ...base.outbound, outboundUrl: hostile.url };
 	return {
 		sandbox: base.sandbox,
 		hostile,
+		n8n,
 		portal,
 		outbound,
-		credentials: { assistantPlatformPortalApi: portal, assistantPlatformOutboundApi: outbound },
+		credentials: { assistantPlatformPortalApi: portal, assistantPlatformOutboundApi: outbound, assistantPlatformN8nApi: n8n.credentials },
 	};
 }
 
@@ -302,6 +310,7 @@ class HostileServer implements HostilePlatform {
 	private constructor(
 		readonly url: string,
 		readonly sandbox: PlatformSandbox,
+		private readonly n8n: N8nDataTables,
 		private readonly front: Server,
 		private readonly foreignServer: Server,
 		foreignUrl: string,
@@ -309,12 +318,12 @@ class HostileServer implements HostilePlatform {
 		this.foreign = { url: foreignUrl, requests: [] };
 	}
 
-	static async start(sandbox: PlatformSandbox): Promise<HostileServer> {
+	static async start(sandbox: PlatformSandbox, n8n: N8nDataTables): Promise<HostileServer> {
 		const holder: { server?: HostileServer } = {};
 		const front = createServer((req, res) => void holder.server?.handleFront(req, res));
 		const foreign = createServer((req, res) => void holder.server?.handleForeign(req, res));
 		const [frontUrl, foreignUrl] = [await listen(front), await listen(foreign)];
-		holder.server = new HostileServer(frontUrl, sandbox, front, foreign, foreignUrl);
+		holder.server = new HostileServer(frontUrl, sandbox, n8n, front, foreign, foreignUrl);
 		return holder.server;
 	}
 
@@ -331,6 +340,7 @@ class HostileServer implements HostilePlatform {
 		for (const stream of this.streams) stream.destroy();
 		this.streams.clear();
 		this.sandbox.reset();
+		this.n8n.reset();
 	}
 
 	async stop(): Promise<void> {
@@ -338,7 +348,7 @@ class HostileServer implements HostilePlatform {
 		this.timers.clear();
 		for (const stream of this.streams) stream.destroy();
 		this.streams.clear();
-		await Promise.all([close(this.front), close(this.foreignServer)]);
+		await Promise.all([close(this.front), close(this.foreignServer), this.n8n.stop()]);
 		await this.sandbox.stop();
 	}
 

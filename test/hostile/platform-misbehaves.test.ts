@@ -13,11 +13,20 @@
  *   Content-Length) fails naming the limit; an endless list, or one whose meta.hasMore is not a
  *   boolean, stops by itself with an error;
  * - an acceptance that names a call and says it was not placed is never a placed call.
+ * The Campaign targets keep their state in n8n's data tables (another host, which behaves): no key
+ * reaches a cell of any table, the platform's keys never reach n8n's API and n8n's key never reaches
+ * the platform. Campaign → Dial reports each contact in an output item and its row instead of
+ * throwing: its failures are the contacts it records failed or unknown (see contactProblems); Record
+ * Call Result reports a result it could not verify with recorded false and never records one from
+ * anything but the call's status record; Get Summary, Pause, Resume, Stop and Prepare Contacts Table
+ * never talk to the platform, so they succeed whatever it does.
  * The same targets run against credentials that would send a key where nobody meant
  * (bad-credentials.test.ts) and against fields of the wrong type (wrong-types.test.ts).
  * All targets of one test run at the same time (each on platform objects of its own); each test
  * collects every violation and reports them together, one line per target.
  */
+import type { INodeExecutionData } from 'n8n-workflow';
+
 import { DEFAULT_MAX_PAGES } from '../../nodes/shared/constants';
 import type { Behaviour } from '../harness/hostile';
 import { useHostile } from '../harness/hostile';
@@ -25,7 +34,7 @@ import { logLines, scannable } from '../harness/secretsGuard';
 import { apNode, OPERATIONS } from '../hardening/helpers';
 
 import type { Outcome, RunSettings, Target } from './targets';
-import { prepare, secretsOf, TARGETS } from './targets';
+import { persistedCall, prepare, secretsOf, TARGETS } from './targets';
 
 const fx = useHostile();
 
@@ -68,12 +77,30 @@ async function runAll(targets: Target[], settings: RunSettings, misbehave: () =>
 	);
 }
 
-/** The text of a run's failure: the error, or the error fields of Continue-On-Fail items. */
-function failureText(outcome: Outcome): string | undefined {
+/** States of a contact Campaign → Dial reports as not placed. */
+const NOT_PLACED = new Set(['failed', 'unknown']);
+
+/**
+ * The output items that report a failure: Continue-On-Fail items (error), and for targets that report
+ * failures in their items, Dial's contacts failed or unknown and Record Call Result's results not recorded.
+ */
+function failedItems(target: Target, outcome: Outcome): INodeExecutionData[] {
+	return outcome.items.filter(
+		({ json }) =>
+			typeof json.error === 'string' ||
+			(target.reports === 'contacts' && NOT_PLACED.has(String(json.campaignState))) ||
+			(target.reports === 'records' && json.recorded === false),
+	);
+}
+
+/** The text of a run's failure: the error, or the failures its items report (failedItems). */
+function failureText(target: Target, outcome: Outcome): string | undefined {
 	if (outcome.error) return `${outcome.error.message} ${outcome.error.description ?? ''}`;
-	const failed = outcome.items.filter((item) => typeof item.json.error === 'string');
+	const failed = failedItems(target, outcome);
 	if (failed.length === 0) return undefined;
-	return failed.map((item) => `${String(item.json.error)} ${String(item.json.description ?? '')}`).join(' | ');
+	return failed
+		.map(({ json }) => (typeof json.error === 'string' ? `${json.error} ${String(json.description ?? '')}` : `${String(json.campaignState ?? 'not recorded')}: ${String(json.reason)}`))
+		.join(' | ');
 }
 
 function keysIn(text: string): string[] {
@@ -86,6 +113,37 @@ function postsFor(dst: string): number {
 	return fx.hostile.requests.filter((r) => r.method === 'POST' && r.body.includes(dst)).length;
 }
 
+/**
+ * Campaign → Dial, in place of the checks of a call reported in items: it never throws for a contact;
+ * the contact's output item and row say what happened. After its one POST the row is placed (with the
+ * platform's internal_id, the same in the item), failed (refused) or unknown: never pending or claimed
+ * again (a contact that is due again would be dialled twice), and the item says the same as the row. One exception:
+ * the platform refused the account itself (401, 403), nothing was placed, and the run ends with that error; the
+ * contact is due again, its attempt not spent.
+ */
+function contactProblems(dst: string, outcome: Outcome): string[] {
+	const rows = (outcome.rows ?? []).filter((row) => row.phone === dst);
+	if (rows.length !== 1) return [`${rows.length} rows of the contact in its table`];
+	const [row] = rows;
+	const state = String(row.campaignState);
+	const problems: string[] = [];
+	const accountRefused = state === 'pending' && /^not placed: .*\((401|403)/.test(String(row.reason)) && /No call was placed/.test(String(outcome.error?.message));
+	if (state !== 'placed' && !NOT_PLACED.has(state) && !accountRefused) problems.push(`the contact's row is ${state} after its POST (reason: ${String(row.reason).slice(0, 200)})`);
+	if (state === 'placed') {
+		if (typeof row.internalId !== 'string' || row.internalId === '') problems.push(`the row says placed without an internal_id (${JSON.stringify(row.internalId)})`);
+		if (row.internalId === 'foreign-1') problems.push("the row holds the foreign origin's answer as a placed call");
+	}
+	if (outcome.error) return problems;
+	const items = outcome.items.filter((item) => item.json.phone === dst);
+	if (items.length !== 1) return [...problems, `${items.length} output items for the contact`];
+	const { json } = items[0];
+	if (json.campaignState !== state) problems.push(`the output says ${String(json.campaignState)}, the row ${state}`);
+	if (json.campaignState === 'placed' && (json.internal_id !== row.internalId || json.internalId !== row.internalId)) {
+		problems.push(`the output's internal_id (${JSON.stringify(json.internal_id)}) is not the row's (${JSON.stringify(row.internalId)})`);
+	}
+	return problems;
+}
+
 /** The checks every run must pass, whatever the platform does. */
 function common(verdict: Verdict): string[] {
 	const { target, outcome } = verdict;
@@ -96,7 +154,13 @@ function common(verdict: Verdict): string[] {
 	if (inItems.length) problems.push(`key in output items: ${inItems.join(', ')}`);
 	const inError = outcome.error ? keysIn(scannable(outcome.error)) : [];
 	if (inError.length) problems.push(`key in the error: ${inError.join(', ')}`);
-	if (target.dst) {
+	const inRows = outcome.rows ? keysIn(scannable(outcome.rows)) : [];
+	if (inRows.length) problems.push(`key in the contacts table: ${inRows.join(', ')}`);
+	if (target.dst && target.reports === 'contacts') {
+		const posts = postsFor(target.dst);
+		if (posts !== 1) problems.push(`${posts} POSTs for one call at the front`);
+		problems.push(...contactProblems(target.dst, outcome));
+	} else if (target.dst) {
 		const posts = postsFor(target.dst);
 		if (posts !== 1) problems.push(`${posts} POSTs for one call at the front`);
 		for (const item of outcome.items) {
@@ -126,19 +190,71 @@ function logProblems(from: number): string[] {
 	return keys.size ? [`key in n8n's log: ${[...keys].join(', ')}`] : [];
 }
 
-function report(verdicts: Verdict[], extra: (verdict: Verdict) => string[], logFrom: number): string[] {
+/**
+ * n8n's data tables and API: no key in any cell of any table (the contacts tables, the control table);
+ * no platform key in what n8n's API received; n8n's key never at the platform's front.
+ */
+function n8nProblems(): string[] {
+	const problems: string[] = [];
+	for (const table of fx.n8n.tables) {
+		const keys = keysIn(scannable(table.rows));
+		if (keys.length) problems.push(`data table "${table.name}" holds ${keys.join(', ')}`);
+	}
+	const n8nKey = String(fx.n8n.credentials.apiKey);
+	const atN8n = keysIn(scannable(fx.n8n.requests.map((r) => ({ ...r, headers: { ...r.headers, 'x-n8n-api-key': undefined } }))));
+	if (atN8n.length) problems.push(`n8n's API received ${atN8n.join(', ')}`);
+	if (fx.hostile.requests.some((r) => scannable(r).includes(n8nKey))) problems.push("the platform's front received the n8n API key");
+	return problems;
+}
+
+/**
+ * Targets that never talk to the platform (offPlatform): whatever the platform does, they succeed with
+ * their usual output, with and without Continue On Fail.
+ */
+function offPlatformProblems({ target, outcome }: Verdict): string[] {
+	const failure = failureText(target, outcome!);
+	if (failure !== undefined) return [`failed although it never talks to the platform: ${failure.slice(0, 300)}`];
+	const json = outcome!.items[0]?.json ?? {};
+	const wrong = Object.entries(target.expects ?? {}).filter(([key, value]) => json[key] !== value);
+	return wrong.length ? [`its output is not what it says (${wrong.map(([key]) => `${key}: ${JSON.stringify(json[key])}`).join(', ')})`] : [];
+}
+
+/**
+ * A call's result read from a misbehaving platform (Record Call Result; Dial, which reads the status of
+ * placed calls before it dials): whatever the status read got was not the call's status record (a
+ * redirect, an error, an echo, a non-acceptance, a contradictory or oversize answer, a timeout), so no
+ * result is recorded (Record Call Result says recorded false) and the contact stays placed, unchanged.
+ */
+function recordProblems({ target, outcome }: Verdict): string[] {
+	if (!target.settledByRecord || !outcome) return [];
+	const problems: string[] = [];
+	if (target.reports === 'records') {
+		const recorded = outcome.items.filter((item) => item.json.recorded !== false && typeof item.json.error !== 'string');
+		if (recorded.length) problems.push(`recorded a result from a non-record: ${JSON.stringify(recorded[0].json).slice(0, 300)}`);
+	}
+	const settled = (outcome.rows ?? []).filter((row) => target.settledByRecord!.includes(String(row.phone)));
+	if (settled.length !== target.settledByRecord.length) problems.push(`${settled.length} rows of the placed contacts in the table`);
+	for (const row of settled.filter((r) => r.campaignState !== 'placed' || r.version !== 2)) {
+		problems.push(`the placed contact ${String(row.phone)} changed to ${String(row.campaignState)} (version ${String(row.version)}): ${String(row.reason).slice(0, 200)}`);
+	}
+	return problems;
+}
+
+/** Every problem of the runs: `extra` (the test's own checks) for targets that talk to the platform. */
+function report(verdicts: Verdict[], extra: (verdict: Verdict) => string[], logFrom: number, misbehaving = true): string[] {
 	const lines: string[] = [];
 	for (const verdict of verdicts) {
 		if (!verdict.outcome && !verdict.crashed) continue;
-		for (const problem of [...common(verdict), ...(verdict.outcome ? extra(verdict) : [])]) lines.push(`${verdict.target.name}: ${problem}`);
+		const own = !verdict.outcome ? [] : verdict.target.offPlatform ? offPlatformProblems(verdict) : [...extra(verdict), ...(misbehaving ? recordProblems(verdict) : [])];
+		for (const problem of [...common(verdict), ...own]) lines.push(`${verdict.target.name}: ${problem}`);
 	}
-	return [...lines, ...foreignProblems(), ...logProblems(logFrom)];
+	return [...lines, ...foreignProblems(), ...logProblems(logFrom), ...n8nProblems()];
 }
 
 const mustFail =
 	(what: string, text?: RegExp) =>
-	({ outcome }: Verdict): string[] => {
-		const failure = failureText(outcome!);
+	({ target, outcome }: Verdict): string[] => {
+		const failure = failureText(target, outcome!);
 		if (failure === undefined) return [`succeeded ${what}`];
 		if (text && !text.test(failure)) return [`failed ${what} without saying so (${failure.slice(0, 200)})`];
 		return [];
@@ -146,7 +262,12 @@ const mustFail =
 
 const callNotPlaced = ({ target, outcome }: Verdict): string[] => {
 	if (!target.dst) return [];
-	const failure = failureText(outcome!) ?? '';
+	if (target.reports === 'contacts') {
+		// Dial: the contact is recorded unknown, in its row and its output item (contactProblems: they agree).
+		const row = (outcome!.rows ?? []).find((r) => r.phone === target.dst);
+		return row?.campaignState === 'unknown' ? [] : [`the contact is ${String(row?.campaignState)}, not unknown`];
+	}
+	const failure = failureText(target, outcome!) ?? '';
 	const unknown = outcome!.items.some((item) => item.json.outcome === 'unknown') || /Outcome unknown/.test(failure);
 	return unknown ? [] : ['the call is not reported with outcome "unknown"'];
 };
@@ -168,8 +289,29 @@ test('the targets cover every operation of both nodes, every method and the trig
 test('baseline: without misbehaviour every target succeeds through the front (the table is valid)', async () => {
 	const verdicts = await runAll(TARGETS, { timeoutMs: RELAXED_TIMEOUT_MS, continueOnFail: false });
 	const from = logLines.length;
-	expect(report(verdicts, ({ outcome }) => (failureText(outcome!) ? [`failed: ${failureText(outcome!)!.slice(0, 300)}`] : []), from)).toEqual([]);
+	const failed = ({ target, outcome }: Verdict) => {
+		const failure = failureText(target, outcome!);
+		return failure ? [`failed: ${failure.slice(0, 300)}`] : [];
+	};
+	expect(report(verdicts, failed, from, false)).toEqual([]);
 	expect(fx.hostile.foreign.requests).toEqual([]);
+	// What the Campaign targets did: the due contact is placed, the ended call's result recorded from its record.
+	const stateOf = (target: Target, phone: string) => verdicts.find((v) => v.target === target)?.outcome?.rows?.find((row) => row.phone === phone)?.campaignState;
+	for (const target of TARGETS.filter((t) => t.dst && t.reports === 'contacts')) expect([target.name, stateOf(target, target.dst!)]).toEqual([target.name, 'placed']);
+	for (const target of TARGETS.filter((t) => t.settledByRecord)) {
+		for (const phone of target.settledByRecord!) expect([target.name, stateOf(target, phone)]).toEqual([target.name, 'answered']);
+	}
+});
+
+test('the operations that never talk to the platform send it nothing, and succeed, whatever it does', async () => {
+	const offPlatform = TARGETS.filter((t) => t.offPlatform);
+	expect(offPlatform.map((t) => t.op).sort()).toEqual(['campaign.pause', 'campaign.prepare', 'campaign.resume', 'campaign.stop', 'campaign.summary']);
+	const from = logLines.length;
+	const verdicts = await runAll(offPlatform, { timeoutMs: RELAXED_TIMEOUT_MS, continueOnFail: false }, () =>
+		fx.hostile.rule({ behave: { kind: 'echo', status: 500 } }),
+	);
+	expect(report(verdicts, () => [], from)).toEqual([]);
+	expect(fx.hostile.requests.map((r) => `${r.method} ${r.path}`)).toEqual([]);
 });
 
 describe.each(MODES)('$mode', ({ continueOnFail }) => {
@@ -248,9 +390,35 @@ describe.each(MODES)('$mode', ({ continueOnFail }) => {
 
 	test.each([400, 500])('a %i error of 1 MB: the error carries a capped text', async (status) => {
 		await check({ kind: 'hugeError', bytes: 1_000_000, status }, (v) => {
-			const size = scannable(v.outcome!.error ?? null).length + scannable(v.outcome!.items.filter((i) => typeof i.json.error === 'string')).length;
+			// Dial keeps the text in its contacts table too: the row's reason counts.
+			const reasons = (v.outcome!.rows ?? []).map((row) => row.reason);
+			const size = scannable(v.outcome!.error ?? null).length + scannable(failedItems(v.target, v.outcome!)).length + scannable(reasons).length;
 			return [...mustFail(`after a ${status}`)(v), ...(size > ERROR_TEXT_CAP ? [`error of ${size} characters (cap ${ERROR_TEXT_CAP})`] : [])];
 		});
+	});
+});
+
+/*
+ * A 2xx status answer that names the call and a dial status but also carries an error is not the call's status
+ * record: Record Call Result records nothing and Dial's status reads leave the contact placed (a BUSY believed
+ * here would be dialled again by a Retry Policy that calls BUSY again). Place Call trusts no acceptance that
+ * contradicts itself either.
+ */
+describe('a status answer that names the call and a dial status but carries an error is not its record', () => {
+	const targets = TARGETS.filter((t) => t.settledByRecord);
+	test.each([
+		['an error object', { error: { code: 'INTERNAL', message: 'record unavailable' } }],
+		['an error text', { error: 'record unavailable' }],
+	])('%s: no result recorded, the contact stays placed', async (_what, error) => {
+		const from = logLines.length;
+		const verdicts = await runAll(targets, { timeoutMs: RELAXED_TIMEOUT_MS, continueOnFail: false }, () =>
+			fx.hostile.rule({
+				method: 'GET',
+				path: /^\/getDialstatus\//,
+				behave: { kind: 'contradictory', body: { internal_id: persistedCall(), dialStatus: 'BUSY', ...error } },
+			}),
+		);
+		expect(report(verdicts, () => [], from)).toEqual([]);
 	});
 });
 

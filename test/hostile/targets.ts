@@ -3,9 +3,12 @@
  * valid input, so that it reaches the wire), its list-search and load-options methods, the Call and
  * Wait node and the trigger's registration on publish and unpublish. Each target gets fresh platform
  * objects of its own (prepare), so that targets can run at the same time without disturbing each other.
+ * The Campaign targets keep their state in n8n's data tables (fx.n8n, a host that never misbehaves):
+ * each run gets a contacts table of its own.
  */
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
+import { CONTROL_TABLE, STATE_COLUMNS } from '../../nodes/shared/campaignTable';
 import { FREE_DEMO_NUMBER, SAVED_AUTH_NAME } from '../../sandbox';
 import { runNode } from '../harness/engine';
 import type { HostileFixture } from '../harness/hostile';
@@ -20,6 +23,8 @@ export interface Outcome {
 	items: INodeExecutionData[];
 	error?: Error & { description?: string | null };
 	waitTill?: Date;
+	/** Campaign targets: the rows of the run's contacts table after the run. */
+	rows?: IDataObject[];
 }
 
 export interface RunSettings {
@@ -52,6 +57,29 @@ export interface Target {
 	reads?: string[];
 	/** Input items of a node target (default: one empty item). */
 	items?: INodeExecutionData[];
+	/**
+	 * How the target reports a failure besides a thrown error (or a Continue-On-Fail item):
+	 * 'contacts' (Campaign → Dial): an output item and a row per contact, whose campaignState (failed,
+	 * unknown) and reason say what happened; 'records' (Campaign → Record Call Result): an output item per
+	 * result with recorded false and the reason.
+	 */
+	reports?: 'contacts' | 'records';
+	/**
+	 * Campaign targets: the contacts (by phone) whose call is placed and ended, whose result only the call's
+	 * status record may settle: against a misbehaving platform they stay placed, unchanged.
+	 */
+	settledByRecord?: string[];
+	/** Talks only to n8n's data-table API, never to the platform: a misbehaving platform must not change its run. */
+	offPlatform?: boolean;
+	/** What the first output item holds after a run that succeeded (offPlatform targets). */
+	expects?: IDataObject;
+	/** The credentials the target uses (default: the outbound one for calls and Call Status, else the portal one). */
+	uses?: Array<'portal' | 'outbound' | 'n8n'>;
+	/**
+	 * A run changes what its parameters name (a Campaign's contacts table and status): every run needs
+	 * parameters made anew (`parameters` makes a fresh table each time it is called).
+	 */
+	freshParameters?: boolean;
 }
 
 /** The trigger's Webhook Secret (the harness registers it with the secrets guard). */
@@ -70,6 +98,11 @@ interface Shared {
 	internalId: string;
 }
 let shared: Shared = { internalId: '' };
+
+/** The internal_id of the call whose record prepare persisted (Call Status; the placed contacts of the Campaign targets). */
+export function persistedCall(): string {
+	return shared.internalId;
+}
 
 async function api(fx: HostileFixture, method: string, path: string, body?: unknown): Promise<IDataObject> {
 	const res = await fetch(`${fx.sandbox.url}${path}`, {
@@ -122,7 +155,7 @@ export async function prepare(fx: HostileFixture): Promise<void> {
 	for (const key of assistantKeysOf(fx.sandbox)) registerSecret(key);
 }
 
-/** Every assistant key the sandbox knows, the portal and outbound keys, the override and the trigger secret. */
+/** Every assistant key the sandbox knows, the portal and outbound keys, the override, the trigger secret and the n8n API key. */
 export function secretsOf(fx: HostileFixture): Record<string, string> {
 	const named: Record<string, string> = {
 		'portal key': fx.sandbox.portalKey,
@@ -130,6 +163,7 @@ export function secretsOf(fx: HostileFixture): Record<string, string> {
 		'assistant key (credential)': prepared.creditKey,
 		'assistant key (override)': prepared.overrideKey,
 		'trigger secret': TRIGGER_SECRET,
+		'n8n API key': String(fx.n8n.credentials.apiKey),
 	};
 	for (const key of assistantKeysOf(fx.sandbox)) if (!Object.values(named).includes(key)) named[`assistant key ${key.slice(0, 4)}…`] = key;
 	return named;
@@ -151,14 +185,16 @@ function node(
 		op,
 		name,
 		kind: 'node',
+		freshParameters: resource === 'campaign',
 		...extra,
 		parameters: all,
 		nodeType,
 		async run(fx, settings) {
+			const parameters = await all(fx);
 			const result = await runNode({
 				nodeType,
 				parameters: {
-					...(await all(fx)),
+					...parameters,
 					requestOptions: { timeout: settings.timeoutMs },
 				},
 				items: extra.items,
@@ -166,7 +202,9 @@ function node(
 				continueOnFail: settings.continueOnFail,
 				webhookBaseUrl: 'http://127.0.0.1:1',
 			});
-			return { items: result.items, error: result.error, waitTill: result.waitTill };
+			const outcome: Outcome = { items: result.items, error: result.error, waitTill: result.waitTill };
+			if (resource === 'campaign') outcome.rows = rowsOf(fx, String(parameters.contactsTable));
+			return outcome;
 		},
 	};
 }
@@ -240,6 +278,68 @@ const triggerUnpublish: Target = {
 		return await triggerStep(state as TriggerHarness, 'unpublish');
 	},
 };
+
+// ---- Campaign: contacts tables in n8n's data tables
+
+let tables = 0;
+const STATE_TYPES = STATE_COLUMNS as Record<string, string>;
+const NO_STATE = Object.fromEntries(Object.keys(STATE_COLUMNS).map((column) => [column, null]));
+
+/**
+ * A contacts table of its own for one run, one row per contact (phone, then the campaign columns it sets):
+ * prepared (every campaign column) unless `prepared` is false. Returns its name, the run's Contacts Table.
+ */
+function contactsTable(fx: HostileFixture, op: string, contacts: Record<string, IDataObject>, prepared = true): string {
+	const name = `Hostile ${op} ${++tables}`;
+	const rows = Object.entries(contacts).map(([phone, state]) => ({
+		phone,
+		name: `Contact ${phone.slice(-4)}`,
+		...(prepared ? { ...NO_STATE, ...state } : {}),
+	}));
+	fx.n8n.seed(name, rows as Array<Record<string, string | number | null>>, STATE_TYPES);
+	return name;
+}
+
+/** The rows of a contacts table (copies), after a run. */
+function rowsOf(fx: HostileFixture, name: string): IDataObject[] {
+	return (fx.n8n.tables.find((table) => table.name === name)?.rows ?? []).map((row) => ({ ...row }));
+}
+
+/** A campaign paused before the run: a row of the control table (created as the node creates it when there is none). */
+function paused(fx: HostileFixture, contacts: string): string {
+	const id = fx.n8n.tables.find((table) => table.name === contacts)!.id;
+	const row = { contactsTable: id, status: 'paused', changedAt: Date.now() - 60_000 };
+	const control = fx.n8n.tables.find((table) => table.name === CONTROL_TABLE);
+	if (control) fx.n8n.insert(control, [row]);
+	else fx.n8n.seed(CONTROL_TABLE, [row], { changedAt: 'number' });
+	return contacts;
+}
+
+/** A contact due now (a new row: dial runs make it pending). */
+const DUE: IDataObject = {};
+const DIAL_DST = '+14155550401';
+const DIAL_DST_PBX = '+14155550402';
+/** The contact of `shared.internalId`: its call was placed a minute ago and has ended (status record: ANSWER). */
+const PLACED_PHONE = '+14155550411';
+
+/** The state of the contact PLACED_PHONE (version 2: nobody wrote it since). */
+function placedState(): IDataObject {
+	const at = Date.now() - 60_000;
+	return {
+		campaignState: 'placed',
+		attempt: 1,
+		nextAttemptAt: 0,
+		internalId: shared.internalId,
+		claimToken: 'hostile-claim',
+		claimedAt: at,
+		placedAt: at,
+		version: 2,
+		writeToken: 'hostile-write',
+	};
+}
+
+const N8N_ONLY: Target['uses'] = ['n8n'];
+const CALLS: Target['uses'] = ['outbound', 'n8n'];
 
 const pdf = () => [itemWithFiles({ data: { fileName: 'manual.pdf', content: 'hello pdf' } })];
 const schema = { property: [{ name: 'city', type: 'string', description: 'City', required: false }] };
@@ -338,6 +438,58 @@ export const TARGETS: Target[] = [
 	node('customApiRequest.request', 'Custom API Request → POST', () => ({ method: 'POST', path: '/rag/collections', body: '{"name":"custom"}' })),
 	node('customApiRequest.request', 'Custom API Request → GET with Paginate (Return All)', () => ({ method: 'GET', path: '/filler-lists', paginate: true, returnAll: true }), {
 		list: true,
+	}),
+
+	// ---- Campaign (state in n8n's data tables; Dial and Record Call Result also reach the platform)
+	node(
+		'campaign.dial',
+		'Campaign → Dial Due Contacts (trunk, credential key)',
+		// Beside the due contact, a placed one: the run reads its status record first (reconcile).
+		(fx) => ({ contactsTable: contactsTable(fx, 'dial', { [DIAL_DST]: DUE, [PLACED_PHONE]: placedState() }), route: 'trunk', callerId: CALLER }),
+		{ dst: DIAL_DST, reports: 'contacts', settledByRecord: [PLACED_PHONE], uses: CALLS },
+	),
+	node(
+		'campaign.dial',
+		'Campaign → Dial Due Contacts (PBX, override key)',
+		(fx) => ({
+			contactsTable: contactsTable(fx, 'dial', { [DIAL_DST_PBX]: DUE }),
+			route: 'pbx',
+			ipPbx: PBX,
+			callerId: CALLER_B,
+			options: { assistantApiKeyOverride: prepared.overrideKey },
+		}),
+		{ dst: DIAL_DST_PBX, reports: 'contacts', uses: CALLS },
+	),
+	node(
+		'campaign.recordResult',
+		'Campaign → Record Call Result (verified with the call record)',
+		(fx) => ({ contactsTable: contactsTable(fx, 'recordResult', { [PLACED_PHONE]: placedState() }), internalId: shared.internalId, dialStatus: 'ANSWER' }),
+		{ reports: 'records', settledByRecord: [PLACED_PHONE], uses: CALLS },
+	),
+	node('campaign.summary', 'Campaign → Get Summary', (fx) => ({ contactsTable: contactsTable(fx, 'summary', { '+14155550421': DUE }) }), {
+		offPlatform: true,
+		expects: { status: 'running', contacts: 1, new: 1 },
+		uses: N8N_ONLY,
+	}),
+	node('campaign.pause', 'Campaign → Pause', (fx) => ({ contactsTable: contactsTable(fx, 'pause', { '+14155550422': DUE }) }), {
+		offPlatform: true,
+		expects: { status: 'paused', previousStatus: 'running' },
+		uses: N8N_ONLY,
+	}),
+	node('campaign.resume', 'Campaign → Resume', (fx) => ({ contactsTable: paused(fx, contactsTable(fx, 'resume', { '+14155550423': DUE })) }), {
+		offPlatform: true,
+		expects: { status: 'running', previousStatus: 'paused' },
+		uses: N8N_ONLY,
+	}),
+	node('campaign.stop', 'Campaign → Stop', (fx) => ({ contactsTable: contactsTable(fx, 'stop', { '+14155550424': DUE }) }), {
+		offPlatform: true,
+		expects: { status: 'stopped', previousStatus: 'running' },
+		uses: N8N_ONLY,
+	}),
+	node('campaign.prepare', 'Campaign → Prepare Contacts Table', (fx) => ({ contactsTable: contactsTable(fx, 'prepare', { '+14155550425': DUE }, false) }), {
+		offPlatform: true,
+		expects: { prepared: true },
+		uses: N8N_ONLY,
 	}),
 
 	// ---- Call and Wait

@@ -5,7 +5,8 @@
  * from an assistant the user did not choose), never sent as "[object Object]" or as JSON where text
  * belongs. The table below changes one field at a time of every operation of both nodes, of the
  * editor's list methods and of the trigger's registration, starting from the valid parameters the
- * hostile-platform suite uses (test/hostile/targets.ts).
+ * hostile-platform suite uses (test/hostile/targets.ts). A Campaign operation refused so also leaves its
+ * contacts as they were (state and attempt).
  */
 import type { IDataObject, INodeProperties, INodeTypeDescription } from 'n8n-workflow';
 import { NodeHelpers } from 'n8n-workflow';
@@ -92,7 +93,12 @@ interface Field {
  * Fields that do nothing in a target's configuration: Place Call reads its Retry Policy only with
  * Campaign options (then readRetryPolicy refuses a wrong type, as Call and Wait shows here).
  */
-const INERT: Record<string, RegExp> = { 'outboundCall.placeCall': /^retryPolicy\./ };
+const INERT: Record<string, RegExp> = {
+	'outboundCall.placeCall': /^retryPolicy\./,
+	// The Campaign control operations talk only to n8n's API, whose requests have their own timeout and size
+	// limit: Settings > Request Options (the platform's) are not read there.
+	...Object.fromEntries(['summary', 'pause', 'resume', 'stop', 'prepare'].map((op) => [`campaign.${op}`, /^requestOptions\./])),
+};
 
 /** Fields that take a list by design (comma-separated text or a list from an expression). */
 const TAKES_A_LIST = new Set(['mcpOptions.tools']);
@@ -179,10 +185,26 @@ function fieldsOf(description: INodeTypeDescription, parameters: IDataObject): F
 interface Attempt {
 	error?: Error;
 	sent: string[];
+	/** Campaign targets: the due contacts whose state or attempt the run changed ("row 3: new (attempt 0) → failed (attempt 1)"). */
+	changed: string[];
 }
+
+/**
+ * The state and attempt of every due contact (new or pending) in the contacts table the parameters name
+ * (Campaign targets): a refused run leaves them to the next run. (A placed call's result read from its
+ * status record before the refusal is no change of the run's own.)
+ */
+function contactStates(fixture: HostileFixture, parameters: IDataObject): Map<number, string> {
+	const name = parameters.contactsTable;
+	const table = typeof name === 'string' ? fixture.n8n.tables.find((t) => t.name === name) : undefined;
+	return new Map((table?.rows ?? []).map((row) => [row.id, `${String(row.campaignState ?? 'new')} (attempt ${String(row.attempt ?? 0)})`]));
+}
+
+const isDue = (state: string) => state.startsWith('new ') || state.startsWith('pending ');
 
 async function attempt(target: Target, parameters: IDataObject, fixture: HostileFixture): Promise<Attempt> {
 	fixture.hostile.requests.length = 0;
+	const before = contactStates(fixture, parameters);
 	let error: Error | undefined;
 	if (target.kind === 'node') {
 		const result = await runNode({
@@ -211,7 +233,16 @@ async function attempt(target: Target, parameters: IDataObject, fixture: Hostile
 			await harness.close();
 		}
 	}
-	return { error, sent: fixture.hostile.requests.map((r) => `${r.method} ${r.path.split('?')[0]}`) };
+	const after = contactStates(fixture, parameters);
+	// A contact new before the run is made pending, due now, by any dial run: that is no change of its own.
+	const changed = [...before].filter(
+		([id, state]) => isDue(state) && after.get(id) !== state && !(state.startsWith('new ') && after.get(id) === 'pending (attempt 0)'),
+	);
+	return {
+		error,
+		sent: fixture.hostile.requests.map((r) => `${r.method} ${r.path.split('?')[0]}`),
+		changed: changed.map(([id, state]) => `row ${id}: ${state} → ${String(after.get(id))}`),
+	};
 }
 
 /** What the run did wrong with `value` in `field`, or nothing. */
@@ -222,6 +253,7 @@ function verdict(field: Field, kind: string, outcome: Attempt, target: Target): 
 	else if (!namesField(outcome.error.message, field)) problems.push(`${where}: the error does not name the field: ${outcome.error.message.slice(0, 160)}`);
 	const writes = outcome.sent.filter((line) => !line.startsWith('GET '));
 	if (writes.length > 0) problems.push(`${where}: sent ${writes.join(', ')}`);
+	if (outcome.changed.length > 0) problems.push(`${where}: changed the contacts ${outcome.changed.join(', ')}`);
 	return problems;
 }
 
@@ -232,21 +264,35 @@ test('the table covers every operation of both nodes, every list method and the 
 	expect(TABLE.map((t) => t.kind)).toEqual(expect.arrayContaining(['method', 'trigger']));
 });
 
+/** The fields of a target the table changes. */
+async function fieldsFor(target: Target): Promise<{ base: IDataObject; fields: Field[] }> {
+	const base = await target.parameters!(fx);
+	// A list method reads only some fields of the operation it serves.
+	const fields = fieldsOf(descriptionOf(target), base).filter(
+		(field) => (!target.reads || target.reads.includes(String(field.path[0]))) && !INERT[target.op]?.test(field.path.join('.')),
+	);
+	return { base, fields };
+}
+
+/** Every wrong value in every field given: what went wrong. */
+async function problemsOf(target: Target, base: IDataObject, fields: Field[]): Promise<string[]> {
+	const problems: string[] = [];
+	for (const field of fields) {
+		for (const [kind, value] of wrongFor(field)) {
+			// A run that gets through changes what its parameters name (a Campaign's contacts table): each gets its own.
+			const parameters = target.freshParameters ? await target.parameters!(fx) : base;
+			problems.push(...verdict(field, kind, await attempt(target, setAt(parameters, field.path, value), fx), target));
+		}
+	}
+	return problems;
+}
+
 test.each(TABLE.map((target) => [target.name, target] as const))(
 	'%s: every field refuses an object, a list and a boolean, naming the field, writing nothing',
 	async (_name, target) => {
-		const base = await target.parameters!(fx);
-		// A list method reads only some fields of the operation it serves.
-		const fields = fieldsOf(descriptionOf(target), base).filter(
-			(field) => (!target.reads || target.reads.includes(String(field.path[0]))) && !INERT[target.op]?.test(field.path.join('.')),
-		);
+		const { base, fields } = await fieldsFor(target);
 		expect(fields.length).toBeGreaterThan(0);
-		const problems: string[] = [];
-		for (const field of fields) {
-			for (const [kind, value] of wrongFor(field)) {
-				problems.push(...verdict(field, kind, await attempt(target, setAt(base, field.path, value), fx), target));
-			}
-		}
-		expect(problems).toEqual([]);
+		expect(await problemsOf(target, base, fields)).toEqual([]);
 	},
 );
+

@@ -196,6 +196,32 @@ describe('Dial Due Contacts: short runs that share the lines through the table',
 		expect(contacts().filter((row) => row.campaignState === 'failed')).toHaveLength(2);
 	});
 
+	test('an unknown outcome marks the contact unknown and ends the run: a failing platform does not use up the list', async () => {
+		await prepared(numbers(5));
+		fx.sandbox.injectFault({ method: 'POST', path: '/webhook/outbound_call', kind: 'status', status: 500, times: 5 });
+		const { items } = await dial();
+		expect(posts()).toHaveLength(1);
+		expect(contacts().filter((row) => row.campaignState === 'unknown')).toHaveLength(1);
+		expect(contacts().filter((row) => row.campaignState === 'pending')).toHaveLength(4);
+		expect(String(items[0].json.stoppedBecause)).toMatch(/outcome of a call is unknown/);
+	});
+
+	test("the platform refuses the account (401): the claim is given back and the run fails, naming it; nobody is marked failed", async () => {
+		await prepared(numbers(3));
+		fx.sandbox.injectFault({ method: 'POST', path: '/webhook/outbound_call', kind: 'status', status: 401, times: 1 });
+		const { error } = await dial();
+		expect(error?.message).toMatch(/No call was placed/);
+		expect(contacts().every((row) => row.campaignState === 'pending' && row.attempt === 0)).toBe(true);
+	});
+
+	test('a malformed Allowed Destinations stops the run naming the field, before any contact is claimed', async () => {
+		await prepared(numbers(3));
+		const { error } = await dial({ allowedDestinations: '39' });
+		expect(error?.message).toMatch(/^Invalid "Allowed Destinations": "39" is not a number prefix/);
+		expect(contacts().filter((row) => ['claimed', 'failed', 'placed'].includes(String(row.campaignState)))).toEqual([]);
+		expect(posts()).toHaveLength(0);
+	});
+
 	test('a number that appears twice is never in two calls at once', async () => {
 		const [phone] = numbers(1);
 		await prepared([phone, phone]);

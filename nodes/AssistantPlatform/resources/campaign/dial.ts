@@ -201,7 +201,7 @@ async function place(run: Run, row: ContactRow): Promise<boolean> {
 		placement = readPlacement(ctx, node, 0, run.credentialKey, undefined, { value: row[column], field: `${column} (row ${row.id})` });
 	} catch (error) {
 		const message = (error as Error).message;
-		if (!message.includes(`${column} (row ${row.id})`) && !message.includes('Allowed Destinations')) {
+		if (!message.includes(`${column} (row ${row.id})`) && !message.includes('is not in Allowed Destinations')) {
 			// A field of the node, not of this contact: nothing is dialled this run, and the claim is given back.
 			await release(run, row, message);
 			throw markNoCallPlaced(error as Error);
@@ -234,8 +234,18 @@ async function place(run: Run, row: ContactRow): Promise<boolean> {
 	} catch (error) {
 		const outcome = outcomeOf(error);
 		const message = (error as Error).message;
+		const status = Number((error as { httpCode?: unknown }).httpCode);
+		if (status === 401 || status === 403) {
+			// The account or its key, not this contact: nothing was placed; the claim is given back and the run ends.
+			await release(run, row, `not placed: ${message}`);
+			throw markNoCallPlaced(error as Error);
+		}
 		if (outcome === 'rejected') await record(run, row, { campaignState: 'failed', reason: `refused by the platform: ${message}` });
-		else await record(run, row, { campaignState: 'unknown', reason: `outcome unknown: ${message}; the call may have been placed and is never dialled again automatically` });
+		else {
+			await record(run, row, { campaignState: 'unknown', reason: `outcome unknown: ${message}; the call may have been placed and is never dialled again automatically` });
+			// A platform that leaves outcomes unknown would do it to every contact of the run: the run stops here.
+			run.stop = `the outcome of a call is unknown (${message})`;
+		}
 		return false;
 	}
 	await record(run, row, { campaignState: 'placed', internalId: String(accepted.internal_id), placedAt: Date.now() }, accepted);

@@ -4,7 +4,8 @@ import type { CallingWindow } from '../../../shared/callingHours';
 import { readCallingWindow } from '../../../shared/callingHours';
 import { CALLING_WINDOW_FIELDS } from '../../../shared/campaign';
 import { retryPolicyProperty } from '../../../shared/retryPolicy';
-import { assertIntegerInRange, invalid, numberField } from '../../../shared/validation';
+import { assertNotFromModel, readAllowedDestinations } from '../../../shared/guardrails';
+import { assertIntegerInRange, invalid, numberField, textField } from '../../../shared/validation';
 
 /** The fields the Campaign operations share, and their readers. */
 
@@ -170,7 +171,11 @@ export function readDialSettings(ctx: IExecuteFunctions): DialSettings {
 	const node = ctx.getNode();
 	const options = (ctx.getNodeParameter('campaignOptions', 0, {}) ?? {}) as IDataObject;
 	const hours = ((ctx.getNodeParameter('callingHours', 0, {}) ?? {}) as IDataObject).window as IDataObject | undefined;
-	const phoneColumn = String(ctx.getNodeParameter('phoneColumn', 0, 'phone') ?? '').trim() || 'phone';
+	const phoneColumn = textField(node, 'Phone Column', ctx.getNodeParameter('phoneColumn', 0, 'phone'), 0, { numbers: false }).trim() || 'phone';
+	// Read once before anything is claimed: a wrong list stops the run, naming the field, instead of failing every
+	// contact; a contact's own number outside the list is that contact's refusal.
+	assertNotFromModel(node, 'allowedDestinations', 'Allowed Destinations', 0);
+	readAllowedDestinations(node, ctx.getNodeParameter('allowedDestinations', 0, ''), 0);
 	const settings: DialSettings = {
 		table: String(ctx.getNodeParameter('contactsTable', 0, '') ?? ''),
 		phoneColumn,

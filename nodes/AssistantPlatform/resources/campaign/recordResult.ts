@@ -8,6 +8,7 @@ import type { RetryPolicy } from '../../../shared/retryPolicy';
 import { readRetryPolicy } from '../../../shared/retryPolicy';
 import type { RequestSettings } from '../../../shared/transport';
 import { outboundBaseUrl, readRequestSettings } from '../../../shared/transport';
+import { textField } from '../../../shared/validation';
 
 import { CONTACTS_TABLE_FIELD } from './fields';
 import { applyResult, markUnknown, readRecord } from './results';
@@ -61,8 +62,8 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 	const items = this.getInputData();
 	const out: INodeExecutionData[] = [];
 	for (let i = 0; i < items.length; i++) {
-		const id = String(this.getNodeParameter('internalId', i, '') ?? '').trim();
-		const reported = normalizeDialStatus(this.getNodeParameter('dialStatus', i, ''));
+		const id = textField(node, 'Internal ID', this.getNodeParameter('internalId', i, ''), i).trim();
+		const reported = normalizeDialStatus(textField(node, 'Dial Status', this.getNodeParameter('dialStatus', i, ''), i, { numbers: false }));
 		const json = await recordOne(this, table, policy, { id, reported, verify, request, baseURL });
 		out.push({ json: { internal_id: id || null, ...json }, pairedItem: { item: i } });
 	}

@@ -2,6 +2,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import type { ContactRow, ContactsTable } from '../../../shared/campaignTable';
 import { changeRow } from '../../../shared/campaignTable';
+import { acceptanceContradiction } from '../../../shared/acceptance';
 import { normalizeDialStatus } from '../../../shared/dialStatuses';
 import { isObject } from '../../../shared/object';
 import type { RetryPolicy } from '../../../shared/retryPolicy';
@@ -38,6 +39,9 @@ export async function readRecord(ctx: IExecuteFunctions, settings: RequestSettin
 	}
 	const status = normalizeDialStatus(body.dialstatus ?? body.dialStatus);
 	if (status === '') return { kind: 'unusable', why: 'the status record has no dial status' };
+	// A record that also says something went wrong (an error, success false) is trusted neither way.
+	const contradiction = acceptanceContradiction(body);
+	if (contradiction) return { kind: 'unusable', why: `the status read answered a record that contradicts itself (${contradiction})` };
 	return { kind: 'record', dialStatus: status, record: body };
 }
 
