@@ -6,6 +6,10 @@
 //   "__WEBHOOK_SECRET__" (the trigger's Webhook Secret)               -> 64 random hex characters per import
 //   "__CALL_RESULT_URL__" (Place Call > Options > Call Result URL)    -> the Production Call Result URL of the
 //                                                                        imported example whose trigger receives call results
+//   "__OWN_CALL_RESULT_URL__" (Dial Due Contacts > Options)          -> the Production Call Result URL of the trigger in
+//                                                                        the same workflow (example 6 records its own results)
+//   credentials of type assistantPlatformN8nApi                     -> one made for this n8n (its /api/v1 and API key) by
+//                                                                        ensureExampleDataTables(), when none is given
 'use strict';
 const crypto = require('node:crypto');
 const fs = require('node:fs');
@@ -15,6 +19,11 @@ const examplesDir = path.join(__dirname, '..', 'examples');
 const PORTAL_CREDENTIAL_TYPE = 'assistantPlatformPortalApi';
 const OUTBOUND_CREDENTIAL_TYPE = 'assistantPlatformOutboundApi';
 const TRIGGER_TYPE = 'n8n-nodes-assistant-platform.assistantPlatformTrigger';
+const N8N_API_CREDENTIAL_TYPE = 'assistantPlatformN8nApi';
+/** Example 6's Call Result URL: the Production URL of the trigger in its own workflow. */
+const OWN_CALL_RESULT_URL = '__OWN_CALL_RESULT_URL__';
+/** Credentials the examples need that the caller does not pass in (`byType`), made by ensureExampleDataTables(). */
+const exampleCredentials = {};
 
 /** [{ file, name, workflow }] for every examples/*.json, by file name. */
 function loadExamples() {
@@ -76,6 +85,16 @@ const EXAMPLE_DATA_TABLES = [
 		name: 'Assistant Platform campaign results',
 		columns: columns('contactId name phone timezone attempt:number outcome status nextAttempt:number nextCallAt reason internal_id'),
 	},
+	{
+		// Example 6's contacts, as a CSV import makes them; Prepare Contacts Table adds the campaign's columns.
+		name: 'Assistant Platform campaign contacts',
+		columns: columns('phone name timezone'),
+		rows: [
+			{ phone: '+14155550123', name: 'Ada Lovelace', timezone: 'America/Los_Angeles' },
+			{ phone: '+447700900124', name: 'Alan Turing', timezone: 'Europe/London' },
+			{ phone: '+390612345678', name: 'Grace Hopper', timezone: 'Europe/Rome' },
+		],
+	},
 ];
 
 /** Creates the examples' data tables that do not exist yet; resolves with { [name]: table }. */
@@ -87,7 +106,24 @@ async function ensureExampleDataTables(n8n) {
 		tables[table.name] = found ?? (await n8n.dataTables('POST', '', table));
 		if (!found && rows) await n8n.dataTables('POST', `/${tables[table.name].id}/insert`, { data: rows, returnType: 'count' });
 	}
+	await ensureExampleN8nApiCredential(n8n);
 	return tables;
+}
+
+/**
+ * The Assistant Platform Data Tables API credential example 6 reaches the tables with: this n8n's public API and the
+ * API key the runtime made for itself, created once and kept up to date by name. prepareExamples() uses it for nodes
+ * that need one when the caller passes none.
+ */
+async function ensureExampleN8nApiCredential(n8n) {
+	const name = 'Assistant Platform Data Tables API (this n8n)';
+	const credential = { name, type: N8N_API_CREDENTIAL_TYPE, data: { baseUrl: `${n8n.url}/api/v1`, apiKey: n8n.apiKey } };
+	const listed = await n8n.rest('GET', '/credentials');
+	const found = (Array.isArray(listed) ? listed : []).find((c) => c.name === name && c.type === N8N_API_CREDENTIAL_TYPE);
+	if (found) await n8n.api('PATCH', `/credentials/${found.id}`, credential);
+	const id = found?.id ?? (await n8n.api('POST', '/credentials', credential)).id;
+	exampleCredentials[N8N_API_CREDENTIAL_TYPE] = { id: String(id), name };
+	return exampleCredentials[N8N_API_CREDENTIAL_TYPE];
 }
 
 /** `token` replaced in every string of a JSON value. */
@@ -97,8 +133,25 @@ function replaceInStrings(value, token, replacement) {
 
 /** `webhook/<webhookId>/<secret>/call-result` of the workflow's trigger that receives call results, if it has one. */
 function callResultPathOf(workflow) {
+	if (receivesOwnCallResults(workflow)) return undefined;
 	const trigger = workflow.nodes.find((node) => node.type === TRIGGER_TYPE && (node.parameters.events ?? ['callResult']).includes('callResult'));
 	return trigger && `webhook/${trigger.webhookId}/${trigger.parameters.webhookSecret}/call-result`;
+}
+
+/** Whether the workflow's call results go to its own trigger (example 6): it is no Call Result URL for the others. */
+function receivesOwnCallResults(workflow) {
+	const others = JSON.stringify(workflow.nodes.filter((node) => node.type !== TRIGGER_TYPE));
+	if (others.includes(OWN_CALL_RESULT_URL)) return true;
+	const trigger = workflow.nodes.find((node) => node.type === TRIGGER_TYPE);
+	return Boolean(trigger?.webhookId && others.includes(`/${trigger.webhookId}/`));
+}
+
+/** The workflow with `__OWN_CALL_RESULT_URL__` set to the Production Call Result URL of its own trigger (at `baseUrl`). */
+function withOwnCallResultUrl(workflow, baseUrl) {
+	const trigger = workflow.nodes.find((node) => node.type === TRIGGER_TYPE && (node.parameters.events ?? ['callResult']).includes('callResult'));
+	if (!trigger || !baseUrl || !JSON.stringify(workflow).includes(OWN_CALL_RESULT_URL)) return workflow;
+	const url = `${baseUrl.replace(/\/+$/, '')}/webhook/${trigger.webhookId}/${trigger.parameters.webhookSecret}/call-result`;
+	return replaceInStrings(workflow, OWN_CALL_RESULT_URL, url);
 }
 
 /**
@@ -107,10 +160,11 @@ function callResultPathOf(workflow) {
  * `callResultUrl` on the array.
  */
 function prepareExamples(examples, byType, { baseUrl, callResultPath }) {
+	byType = { ...exampleCredentials, ...byType };
 	const prepared = examples.map((example) => {
 		const workflow = replaceInStrings(prepareExample(example.workflow, byType), '__WEBHOOK_SECRET__', crypto.randomBytes(32).toString('hex'));
 		for (const node of workflow.nodes) if ('webhookId' in node) node.webhookId = crypto.randomUUID();
-		return { ...example, workflow };
+		return { ...example, workflow: withOwnCallResultUrl(workflow, baseUrl) };
 	});
 	const found = callResultPath ?? prepared.map(({ workflow }) => callResultPathOf(workflow)).find(Boolean);
 	const callResultUrl = found && `${baseUrl.replace(/\/+$/, '')}/${found.replace(/^\/+/, '')}`;
@@ -122,12 +176,15 @@ function prepareExamples(examples, byType, { baseUrl, callResultPath }) {
 module.exports = {
 	EXAMPLE_DATA_TABLES,
 	EXAMPLE_DIAL_OUTCOMES,
+	N8N_API_CREDENTIAL_TYPE,
 	OUTBOUND_CREDENTIAL_TYPE,
 	PORTAL_CREDENTIAL_TYPE,
 	applyExampleDialOutcomes,
 	callResultPathOf,
 	ensureExampleDataTables,
+	ensureExampleN8nApiCredential,
 	loadExamples,
 	prepareExample,
 	prepareExamples,
+	receivesOwnCallResults,
 };
