@@ -20,7 +20,7 @@ function register(env) {
 			assert.ok(resource.options.some((o) => o.value === 'assistant'), 'resource "assistant" missing');
 			assert.deepEqual(
 				node.credentials.map((c) => c.name).sort(),
-				['assistantPlatformOutboundApi', 'assistantPlatformPortalApi'],
+				['assistantPlatformN8nApi', 'assistantPlatformOutboundApi', 'assistantPlatformPortalApi'],
 			);
 		});
 

@@ -41,6 +41,16 @@ function register(env) {
 			assert.ok(!JSON.stringify(result).includes('wrong-portal-key'));
 		});
 
+		test("Data Tables API: this n8n's own API URL and API key pass; a wrong key fails without echoing it", async (t) => {
+			if (env.n8n.majorVersion < 2) return t.skip('n8n 1.x has no data tables in its public API');
+			const data = { baseUrl: `${env.n8n.url}/api/v1`, apiKey: env.n8n.apiKey };
+			assert.deepEqual(await env.n8n.testCredential({ type: 'assistantPlatformN8nApi', data }), { status: 'OK', message: 'Connection successful!' });
+			const wrong = await env.n8n.testCredential({ type: 'assistantPlatformN8nApi', data: { ...data, apiKey: 'wrong-n8n-api-key' } });
+			assert.equal(wrong.status, 'Error');
+			assert.ok(!JSON.stringify(wrong).includes('wrong-n8n-api-key'));
+			assert.equal(env.sandbox.journal.length, 0, 'nothing went to the platform');
+		});
+
 		test('Outbound API: the right key passes (the probe id answers 404 once the key is accepted)', async () => {
 			const result = await env.n8n.testCredential({ type: 'assistantPlatformOutboundApi', data: outboundData() });
 			assert.deepEqual(result, { status: 'OK', message: 'Connection successful!' });
