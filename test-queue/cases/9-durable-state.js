@@ -81,8 +81,11 @@ async function runAtOnce(cluster, workflowId, count, what) {
 	assert.equal(executions.length, count, `${what}: ${executions.length} of ${count} executions found`);
 	const spread = startsPerWorker(cluster, ids);
 	assert.equal(Object.values(spread).reduce((a, b) => a + b, 0), count, `${what}: starts per worker ${JSON.stringify(spread)}`);
-	assert.ok(Object.values(spread).every((n) => n > 0), `${what}: not spread over both workers ${JSON.stringify(spread)}`);
-	return { executions, spread, atOnce: mostAtOnce(executions), ms };
+	// Which worker takes a job is Bull's choice (in a full run, after the heavy cases, one worker may take them all):
+	// the spread is reported; what the case needs is executions writing at the same moment, checked here.
+	const atOnce = mostAtOnce(executions);
+	assert.ok(atOnce >= 2, `${what}: the executions did not run at the same moment (at most ${atOnce} at once)`);
+	return { executions, spread, atOnce, ms };
 }
 
 /** Data tables named `name` (public API). */
