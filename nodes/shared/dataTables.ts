@@ -44,7 +44,6 @@ async function n8nApi(
 	path: string,
 	options: { qs?: IDataObject; body?: IDataObject; itemIndex?: number; passStatuses?: number[] },
 ): Promise<PlatformResponse> {
-	const credentials = await ctx.getCredentials(N8N_API_CREDENTIAL, options.itemIndex ?? 0);
 	// n8n's API refuses a query value with reserved characters left as they are (a filter's JSON has ':' and ','),
 	// so every value is encoded here, whole.
 	const query = Object.entries(options.qs ?? {})
@@ -56,7 +55,7 @@ async function n8nApi(
 		N8N_API_CREDENTIAL,
 		{
 			method,
-			baseURL: String(credentials.baseUrl ?? '').replace(/\/+$/, ''),
+			// The base URL is the credential's, which the transport loads once per node run.
 			url: query ? `${path}?${query}` : path,
 			body: options.body,
 			headers: { Accept: 'application/json' },
