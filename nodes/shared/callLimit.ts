@@ -5,7 +5,7 @@ import { OUTBOUND_CREDENTIAL } from './constants';
 import { assertNotFromModel } from './guardrails';
 import { markNoCallPlaced, NO_CALL_PLACED } from './placementMessages';
 import type { Row } from './dataTables';
-import { ensureTable, insertRows, readRows, updateRows } from './dataTables';
+import { ensureTable, insertRows, readRows, updateIfUnchanged } from './dataTables';
 import { assertIntegerInRange } from './validation';
 
 /*
@@ -120,16 +120,6 @@ type Ledger = Record<string, number[]>;
  * leave the window), and `lease:<contacts table id>` (a campaign's dial lease: [until, holder]).
  */
 const KEY_FORM = /^(workflow|credential|execution|lease):./;
-
-let tokens = 0;
-/**
- * A token no other writer uses: this execution, a counter of this process and 64 random bits. It only has to tell
- * this writer's update from another's, read back from the same row.
- */
-function writeToken(ctx: IExecuteFunctions): string {
-	const random = () => Math.floor(Math.random() * 2 ** 32).toString(36);
-	return `${ctx.getExecutionId()}.${++tokens}.${random()}${random()}`;
-}
 
 function parseLedger(text: unknown): Ledger | undefined {
 	if (typeof text !== 'string') return undefined;
@@ -299,19 +289,9 @@ function sharedLedger(ctx: IExecuteFunctions): LedgerChange {
 			const now = Date.now();
 			const outcome = change(pruned(ledger, now), now);
 			if ('stop' in outcome) return outcome.stop;
-			const token = writeToken(ctx);
 			const version = typeof row.version === 'number' ? row.version : 0;
-			const written = await updateRows(
-				ctx,
-				id,
-				[
-					{ columnName: 'id', condition: 'eq', value: row.id },
-					{ columnName: 'version', condition: 'eq', value: version },
-				],
-				{ ledger: JSON.stringify(outcome.next), version: version + 1, token },
-				itemIndex,
-			);
-			if (written.some((r) => r.id === row.id && r.token === token)) return outcome.result;
+			const won = await updateIfUnchanged(ctx, id, { id: row.id, version }, { ledger: JSON.stringify(outcome.next) }, { tokenColumn: 'token', itemIndex });
+			if (won) return outcome.result;
 			// Another execution changed the count first: read it again, after a short random pause.
 			await sleep(5 + Math.floor(Math.random() * 20 * (attempt + 1)));
 		}

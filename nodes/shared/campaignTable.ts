@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import type { ColumnType, Condition, DataTable, Row } from './dataTables';
-import { addColumn, ensureTable, findTable, insertRows, MAX_ROWS_PER_PAGE, readPage, readRows, updateRows } from './dataTables';
+import { addColumn, ensureTable, findTable, forEachRow, insertRows, readRows, updateIfUnchanged, updateRows } from './dataTables';
 
 /*
  * A campaign's state, kept in the contacts' own data table: one row per contact, with the columns below beside the
@@ -50,13 +50,6 @@ export interface ContactRow extends Row {
 export interface ContactsTable {
 	id: string;
 	name: string;
-}
-
-let tokens = 0;
-/** A token no other writer uses: this execution, a counter of this process and 64 random bits. */
-export function freshToken(ctx: IExecuteFunctions): string {
-	const random = () => Math.floor(Math.random() * 2 ** 32).toString(36);
-	return `${ctx.getExecutionId()}.${++tokens}.${random()}${random()}`;
 }
 
 /**
@@ -145,14 +138,7 @@ export async function changeRow(
 	data: IDataObject,
 	also: Condition[] = [],
 ): Promise<ContactRow | undefined> {
-	const token = freshToken(ctx);
-	const written = await updateRows(
-		ctx,
-		table.id,
-		[{ columnName: 'id', condition: 'eq', value: row.id }, { columnName: 'version', condition: 'eq', value: row.version }, ...also],
-		{ ...data, version: row.version + 1, writeToken: token },
-	);
-	const mine = written.find((r) => r.id === row.id && r.writeToken === token);
+	const mine = await updateIfUnchanged(ctx, table.id, row, data, { tokenColumn: 'writeToken', also });
 	if (!mine) return undefined;
 	const contact = asContact(mine);
 	return 'invalid' in contact ? undefined : contact;
@@ -163,17 +149,9 @@ export async function rowsInState(ctx: IExecuteFunctions, table: ContactsTable, 
 	return await readRows(ctx, table.id, [{ columnName: 'campaignState', condition: 'eq', value: state }, ...extra], limit);
 }
 
-/** Every row (page by page), for counts; `visit` sees each. */
-export async function eachRow(ctx: IExecuteFunctions, table: ContactsTable, visit: (row: Row) => void): Promise<number> {
-	let cursor: string | undefined;
-	let pages = 0;
-	do {
-		const page = await readPage(ctx, table.id, [], MAX_ROWS_PER_PAGE, cursor);
-		page.rows.forEach(visit);
-		cursor = page.rows.length > 0 ? page.next : undefined;
-		pages++;
-	} while (cursor);
-	return pages;
+/** Every row of the campaign (page by page), for counts; `visit` sees each. */
+export async function eachRow(ctx: IExecuteFunctions, table: ContactsTable, visit: (row: Row) => void): Promise<void> {
+	await forEachRow(ctx, table.id, [], visit);
 }
 
 // ------------------------------------------------------------------------------------------------ control
@@ -190,12 +168,9 @@ export type CampaignStatus = 'running' | 'paused' | 'stopped';
 export async function campaignStatus(ctx: IExecuteFunctions, table: ContactsTable): Promise<{ status: CampaignStatus; changedAt: number | null }> {
 	const { table: control } = await ensureTable(ctx, CONTROL_TABLE, CONTROL_COLUMNS);
 	let last: Row | undefined;
-	let cursor: string | undefined;
-	do {
-		const page = await readPage(ctx, control.id, [{ columnName: 'contactsTable', condition: 'eq', value: table.id }], MAX_ROWS_PER_PAGE, cursor);
-		for (const row of page.rows) if (!last || row.id > last.id) last = row;
-		cursor = page.rows.length > 0 ? page.next : undefined;
-	} while (cursor);
+	await forEachRow(ctx, control.id, [{ columnName: 'contactsTable', condition: 'eq', value: table.id }], (row) => {
+		if (!last || row.id > last.id) last = row;
+	});
 	const status = last?.status;
 	return {
 		status: status === 'paused' || status === 'stopped' ? status : 'running',

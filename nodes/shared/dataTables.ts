@@ -196,3 +196,52 @@ export async function updateRows(
 	});
 	return (Array.isArray(body) ? body : listOf(body)) as Row[];
 }
+
+/** Every row matching the conditions, page by page; `visit` returns false to stop there. */
+export async function forEachRow(
+	ctx: IExecuteFunctions,
+	tableId: string,
+	conditions: Condition[],
+	visit: (row: Row) => boolean | void,
+): Promise<void> {
+	let cursor: string | undefined;
+	do {
+		const page = await readPage(ctx, tableId, conditions, MAX_ROWS_PER_PAGE, cursor);
+		for (const row of page.rows) if (visit(row) === false) return;
+		cursor = page.rows.length > 0 ? page.next : undefined;
+	} while (cursor);
+}
+
+let tokens = 0;
+/**
+ * A token no other writer uses: this execution, a counter of this process and 64 random bits. It only has to tell
+ * one writer's update from another's, read back from the same row.
+ */
+export function writeToken(ctx: IExecuteFunctions): string {
+	const random = () => Math.floor(Math.random() * 2 ** 32).toString(36);
+	return `${ctx.getExecutionId()}.${++tokens}.${random()}${random()}`;
+}
+
+/**
+ * A compare-and-set of one row: `data`, the next version and a fresh token in `tokenColumn` are written only if the
+ * row still has the version read (and meets `also`). The row as written when this writer won, else undefined: on
+ * SQLite n8n returns the rows it selected even when another writer's update came first, so the token, not the
+ * answer, says who won.
+ */
+export async function updateIfUnchanged(
+	ctx: IExecuteFunctions,
+	tableId: string,
+	row: { id: number; version: number },
+	data: IDataObject,
+	options: { tokenColumn: string; also?: Condition[]; itemIndex?: number },
+): Promise<Row | undefined> {
+	const token = writeToken(ctx);
+	const written = await updateRows(
+		ctx,
+		tableId,
+		[{ columnName: 'id', condition: 'eq', value: row.id }, { columnName: 'version', condition: 'eq', value: row.version }, ...(options.also ?? [])],
+		{ ...data, version: row.version + 1, [options.tokenColumn]: token },
+		options.itemIndex,
+	);
+	return written.find((r) => r.id === row.id && r[options.tokenColumn] === token);
+}

@@ -2,11 +2,11 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 import { NodeOperationError, sleep } from 'n8n-workflow';
 
 import type { ContactRow, ContactsTable } from '../../../shared/campaignTable';
-import { activateNewRows, asContact, campaignStatus, changeRow, freshToken, openContactsTable, rowsInState } from '../../../shared/campaignTable';
+import { activateNewRows, asContact, campaignStatus, changeRow, openContactsTable, rowsInState } from '../../../shared/campaignTable';
 import { isOpen, nextOpening } from '../../../shared/callingHours';
 import type { DialLease, DurableCallLimit } from '../../../shared/callLimit';
 import { dialLease, readCallLimit } from '../../../shared/callLimit';
-import { MAX_ROWS_PER_PAGE, readPage } from '../../../shared/dataTables';
+import { forEachRow, writeToken } from '../../../shared/dataTables';
 import { outboundApi } from '../../../shared/outbound';
 import type { Placement } from '../../../shared/placement';
 import { credentialAssistantKey, outcomeOf, placedItem, readPlacement, refuseAutomaticRetry } from '../../../shared/placement';
@@ -125,13 +125,11 @@ async function dialRun(ctx: IExecuteFunctions, run: Run, summary: IDataObject, l
 async function callsInFlight(run: Run): Promise<number> {
 	let count = 0;
 	for (const state of ['claimed', 'placed'] as const) {
-		let cursor: string | undefined;
-		do {
-			const page = await readPage(run.ctx, run.table.id, [{ columnName: 'campaignState', condition: 'eq', value: state }], MAX_ROWS_PER_PAGE, cursor);
-			count += page.rows.length;
-			for (const row of page.rows) run.busyNumbers.add(String(row[run.settings.phoneColumn] ?? '').replace(/[\s().-]/g, ''));
-			cursor = page.rows.length > 0 ? page.next : undefined;
-		} while (cursor && count <= run.settings.maxInFlight);
+		await forEachRow(run.ctx, run.table.id, [{ columnName: 'campaignState', condition: 'eq', value: state }], (row) => {
+			count++;
+			run.busyNumbers.add(String(row[run.settings.phoneColumn] ?? '').replace(/[\s().-]/g, ''));
+			return count <= run.settings.maxInFlight;
+		});
 	}
 	return count;
 }
@@ -180,7 +178,7 @@ async function claim(run: Run, contact: ContactRow, now: number): Promise<Contac
 		ctx,
 		table,
 		contact,
-		{ campaignState: 'claimed', attempt: contact.attempt + 1, claimToken: freshToken(ctx), claimedAt: now, internalId: '', dialStatus: '', reason: '' },
+		{ campaignState: 'claimed', attempt: contact.attempt + 1, claimToken: writeToken(ctx), claimedAt: now, internalId: '', dialStatus: '', reason: '' },
 		// Still pending, and still the number read: a contact edited meanwhile is read again by the next run.
 		[
 			{ columnName: 'campaignState', condition: 'eq', value: 'pending' },
