@@ -1,6 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { isObject } from './object';
+import { kindOf } from './validation';
 
 /*
  * A call's result, read and output the same way by Place Call, Call Status → Get, Call and Wait and
@@ -114,4 +115,21 @@ export function parseCallResult(body: unknown): Parsed<CallbackResult> {
 		return { ok: false, reason: 'duration must be a non-negative whole number of seconds' };
 	}
 	return { ok: true, value: { internal_id: id, dialStatus: dial, duration } };
+}
+
+/**
+ * Why a status answer does not end the call, or undefined when it is the call's own record with its
+ * outcome: only that record proves the call is over and its line free (Place Call's Max Calls in Flight, a
+ * campaign's dial runs and Record Call Result).
+ */
+export function notTheRecord(internalId: string, body: unknown): string | undefined {
+	if (!isObject(body)) return `${kindOf(body)}, not a status record`;
+	if (Object.keys(body).length === 0) return 'an empty record ({})';
+	const id = body.internal_id;
+	if (id === undefined || id === null) return 'a record without internal_id';
+	if (!isInternalId(id) || String(id) !== internalId) {
+		return isInternalId(id) ? `the record of another call (internal_id ${JSON.stringify(id)})` : 'a record whose internal_id is not an id';
+	}
+	if (typeof body.dialStatus !== 'string' || body.dialStatus.trim() === '') return 'a record without a dial status';
+	return undefined;
 }

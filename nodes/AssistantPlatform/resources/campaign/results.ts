@@ -4,7 +4,7 @@ import type { ContactRow, ContactsTable } from '../../../shared/campaignTable';
 import { changeRow } from '../../../shared/campaignTable';
 import { acceptanceContradiction } from '../../../shared/acceptance';
 import { normalizeDialStatus } from '../../../shared/dialStatuses';
-import { isObject } from '../../../shared/object';
+import { notTheRecord } from '../../../shared/callResult';
 import type { RetryPolicy } from '../../../shared/retryPolicy';
 import { decideNextCall } from '../../../shared/retryPolicy';
 import type { RequestSettings } from '../../../shared/transport';
@@ -31,17 +31,13 @@ export async function readRecord(ctx: IExecuteFunctions, settings: RequestSettin
 		return { kind: 'unusable', why: `the status read failed: ${(error as Error).message}` };
 	}
 	if (response.statusCode === 404) return { kind: 'none' };
-	const body = response.body;
-	if (!isObject(body)) return { kind: 'unusable', why: 'the status read answered something that is not a record' };
-	const id = body.internal_id;
-	if ((typeof id !== 'string' && typeof id !== 'number') || String(id) !== internalId) {
-		return { kind: 'unusable', why: 'the status read answered a record of another call (or of none)' };
-	}
-	const status = normalizeDialStatus(body.dialstatus ?? body.dialStatus);
-	if (status === '') return { kind: 'unusable', why: 'the status record has no dial status' };
+	const wrong = notTheRecord(internalId, response.body);
+	if (wrong !== undefined) return { kind: 'unusable', why: `the status read answered ${wrong}` };
+	const body = response.body as IDataObject;
 	// A record that also says something went wrong (an error, success false) is trusted neither way.
 	const contradiction = acceptanceContradiction(body);
 	if (contradiction) return { kind: 'unusable', why: `the status read answered a record that contradicts itself (${contradiction})` };
+	const status = normalizeDialStatus(body.dialStatus);
 	return { kind: 'record', dialStatus: status, record: body };
 }
 

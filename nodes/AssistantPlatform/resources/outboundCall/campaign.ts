@@ -14,12 +14,10 @@ import {
 } from '../../../shared/campaign';
 import type { DialerHooks, DialerStats, InFlightCall, PlaceResult } from '../../../shared/callsInFlight';
 import { dialWithCap, MAX_FAILED_STATUS_READS } from '../../../shared/callsInFlight';
-import { isInternalId, statusRecordItem } from '../../../shared/callResult';
+import { isInternalId, notTheRecord, statusRecordItem } from '../../../shared/callResult';
 import { MB } from '../../../shared/constants';
-import { isObject } from '../../../shared/object';
 import type { Outcome, Placement } from '../../../shared/placement';
 import type { RequestSettings, SizeLimit } from '../../../shared/transport';
-import { kindOf } from '../../../shared/validation';
 import type { NextCall, RetryPolicy } from '../../../shared/retryPolicy';
 import { decideNextCall, noCall, readRetryPolicy } from '../../../shared/retryPolicy';
 import { readStatusOnce } from '../../../shared/statusPoll';
@@ -46,22 +44,6 @@ const STATUS_RECORD_LIMIT: SizeLimit = {
 
 /** Ids listed in an error, at most. */
 const LISTED_IDS = 50;
-
-/**
- * Why a status answer does not end the call, or undefined when it is the call's own record with its
- * outcome: only that record proves the call is over and its line free.
- */
-function notTheRecord(internalId: string, body: unknown): string | undefined {
-	if (!isObject(body)) return `${kindOf(body)}, not a status record`;
-	if (Object.keys(body).length === 0) return 'an empty record ({})';
-	const id = body.internal_id;
-	if (id === undefined || id === null) return 'a record without internal_id';
-	if (!isInternalId(id) || String(id) !== internalId) {
-		return isInternalId(id) ? `the record of another call (internal_id ${JSON.stringify(id)})` : 'a record whose internal_id is not an id';
-	}
-	if (typeof body.dialStatus !== 'string' || body.dialStatus.trim() === '') return 'a record without a dial status';
-	return undefined;
-}
 
 function itemList(indices: number[]): string {
 	return `${indices.length === 1 ? 'item' : 'items'} ${indices.join(', ')}`;
