@@ -91,6 +91,11 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 	return [[{ json: summary }, ...run.output.map((json) => ({ json }))]];
 }
 
+/** The calls this run placed: its output items that say so. */
+function placedBy(run: Run): number {
+	return run.output.filter((o) => o.campaignState === 'placed').length;
+}
+
 /** How long a dial lease outlives its last renewal: a run's pass (reads, claims, POSTs) takes far less. */
 const LEASE_MARGIN_MS = 120_000;
 
@@ -106,15 +111,14 @@ async function dialRun(ctx: IExecuteFunctions, run: Run, summary: IDataObject, l
 		run.busyNumbers.clear();
 		const inFlight = await callsInFlight(run);
 		inFlightBefore ??= inFlight;
-		const placedSoFar = run.output.filter((o) => o.campaignState === 'placed').length;
-		const free = Math.max(0, Math.min(run.settings.maxInFlight - inFlight, run.settings.maxPerRun - placedSoFar));
+		const free = Math.max(0, Math.min(run.settings.maxInFlight - inFlight, run.settings.maxPerRun - placedBy(run)));
 		if (free > 0) await dialDue(run, free);
 		// One pass, unless Keep Dialling For says to go on while lines free up (and there may be more to place).
 		if (run.stop || Date.now() + run.settings.checkMs > until || ctx.getExecutionCancelSignal?.()?.aborted) break;
-		if (run.settings.maxPerRun - run.output.filter((o) => o.campaignState === 'placed').length <= 0) break;
+		if (placedBy(run) >= run.settings.maxPerRun) break;
 		await sleep(run.settings.checkMs);
 	}
-	Object.assign(summary, totals, { inFlightBefore, placed: run.output.filter((o) => o.campaignState === 'placed').length });
+	Object.assign(summary, totals, { inFlightBefore, placed: placedBy(run) });
 	if (run.stop) summary.stoppedBecause = run.stop;
 }
 
