@@ -44,13 +44,16 @@ function stepsFor(i) {
 	}
 }
 
-/** The calls a number gets under the policy (3 attempts, BUSY/NOANSWER/CONGESTION/CHANUNAVAIL called again). */
-function expectedCalls(steps) {
+/**
+ * The calls a number gets under a Retry Policy: its steps in order, while the outcome is one the policy calls again
+ * (`retried`), up to `maxAttempts` (default: example 5's, 3 attempts, BUSY/NOANSWER/CONGESTION/CHANUNAVAIL again).
+ */
+function expectedCalls(steps, retried = RETRIED, maxAttempts = MAX_ATTEMPTS) {
 	const statuses = [];
-	for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
+	for (let attempt = 1; attempt <= maxAttempts; attempt++) {
 		const status = steps[Math.min(attempt, steps.length) - 1].dialstatus;
 		statuses.push(status);
-		if (status === 'ANSWER' || !RETRIED.has(status)) break;
+		if (status === 'ANSWER' || !retried.has(status)) break;
 	}
 	return statuses;
 }

@@ -15,6 +15,7 @@ const { loadSandbox } = require('../../scripts/n8n-sandbox');
 const { createSandboxCredentials } = require('./environment');
 const { waitFor } = require('./wait');
 const { errorOf, outputOf } = require('./workflows');
+const { expectedCalls: callsUnderPolicy } = require('./campaign');
 
 const EXAMPLE = '6-durable-campaign.json';
 const TABLE = 'Assistant Platform campaign contacts';
@@ -57,16 +58,8 @@ function stepsFor(i) {
 	}
 }
 
-/** The calls a number gets under the policy (Max Attempts 3; BUSY and NOANSWER called again; nothing else). */
-function expectedCalls(steps) {
-	const statuses = [];
-	for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
-		const status = steps[Math.min(attempt, steps.length) - 1].dialstatus;
-		statuses.push(status);
-		if (!RETRIED.has(status)) break;
-	}
-	return statuses;
-}
+/** The calls a number gets under example 6's policy (Max Attempts 3; BUSY and NOANSWER called again; nothing else). */
+const expectedCalls = (steps) => callsUnderPolicy(steps, RETRIED, MAX_ATTEMPTS);
 
 /** "HH:MM" of an instant in UTC. */
 const clockUtc = (ms) => new Date(ms).toISOString().slice(11, 16);
