@@ -83,7 +83,7 @@ const EXAMPLE_DATA_TABLES = [
 	},
 	{
 		name: 'Assistant Platform campaign results',
-		columns: columns('contactId name phone timezone attempt:number outcome status nextAttempt:number nextCallAt reason internal_id'),
+		columns: columns('contactId phone timezone attempt:number outcome status nextAttempt:number nextCallAt reason internal_id'),
 	},
 	{
 		// Example 6's contacts, as a CSV import makes them; Prepare Contacts Table adds the campaign's columns.
