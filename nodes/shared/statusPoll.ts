@@ -3,11 +3,19 @@ import { sleep } from 'n8n-workflow';
 import type { PlatformResponse, RequestContext, RequestSettings, SizeLimit } from './transport';
 import { outboundBaseUrl, platformRequest } from './transport';
 
-import { OUTBOUND_CREDENTIAL } from './constants';
+import { MB, OUTBOUND_CREDENTIAL } from './constants';
 import { outboundApi } from './outbound';
 
 /** The backoff between two status reads while the record is pending never grows past this. */
 export const STATUS_POLL_MAX_DELAY_MS = 30_000;
+
+/**
+ * A status record is a few fields. A caller that reads many at once (Max Calls in Flight, a dial run settling its
+ * calls) reads each answer up to this bound, or Max Response Size when smaller; `reader` names it in the error.
+ */
+export function statusRecordLimit(reader: string): SizeLimit {
+	return { bytes: MB, setting: `${reader} reads a status record up to 1 MB` };
+}
 
 export function statusPath(internalId: string): string {
 	return `/getDialstatus/${encodeURIComponent(internalId)}`;

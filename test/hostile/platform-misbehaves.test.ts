@@ -372,7 +372,8 @@ describe.each(MODES)('$mode', ({ continueOnFail }) => {
 			['identity', 'length'],
 		] as const)('%s, %s', async (encoding, framing) => {
 			await check({ kind: 'oversize', bytes: 17 * 1024 * 1024, encoding, framing }, (v) => [
-				...mustFail('although the answer was larger than Max Response Size', /Max Response Size/)(v),
+				// A status record is read up to 1 MB where many are read at once: that bound is named instead.
+				...mustFail('although the answer was larger than Max Response Size', /Max Response Size|reads a status record up to 1 MB/)(v),
 				...callNotPlaced(v),
 			]);
 		});

@@ -188,6 +188,22 @@ describe('Dial Due Contacts: short runs that share the lines through the table',
 		expect(dialled()).toEqual([phone]);
 	});
 
+	test('a status answer larger than 1 MB is not read as a record: the line stays busy and the read counts as failed', async () => {
+		const [phone] = numbers(1);
+		await prepared([phone]);
+		fx.sandbox.setDialOutcome({ dialstatus: 'ANSWER', ringMs: 0, durationSec: 30 });
+		await dial();
+		await endCalls();
+		// The call's own record, padded past 1 MB: a dial run reads several at once, each bounded.
+		const padding = 'x'.repeat(1024 * 1024 + 10);
+		fx.sandbox.injectFault({ method: 'GET', path: '/getDialstatus/*', kind: 'answer', body: { dialStatus: 'ANSWER', billSec: 30, padding }, pathIdField: 'internal_id' });
+		const { items, error } = await dial();
+		fx.sandbox.clearFaults();
+		expect(error).toBeUndefined();
+		expect(items[0].json).toMatchObject({ resultsRead: 0, statusReadsFailed: 1 });
+		expect(stateOf(phone)).toBe('placed');
+	});
+
 	test('the output stays bounded: at most Max Calls per Run items besides the summary, whatever happens to the contacts', async () => {
 		await prepared(['12345', 'nope', '+1', 'x', '999', '+39'].concat(numbers(3)));
 		const { items } = await dial({ maxCallsPerRun: 2 });

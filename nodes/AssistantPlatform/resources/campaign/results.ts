@@ -8,13 +8,16 @@ import { notTheRecord } from '../../../shared/callResult';
 import type { RetryPolicy } from '../../../shared/retryPolicy';
 import { decideNextCall } from '../../../shared/retryPolicy';
 import type { RequestSettings } from '../../../shared/transport';
-import { readStatusOnce } from '../../../shared/statusPoll';
+import { readStatusOnce, statusRecordLimit } from '../../../shared/statusPoll';
 
 /*
  * A call's result applied to its contact, once: only a row still "placed" with the same internalId changes (a
  * repeated or late delivery finds it changed and changes nothing), and what happens next follows from the attempt
  * the row holds, never from one carried in a URL.
  */
+
+/** A dial run reads several records at once, and Record Call Result one per result: each up to 1 MB. */
+const STATUS_RECORD_LIMIT = statusRecordLimit('A campaign');
 
 /** What a status read says about a call: its record (same id, a dial status), none yet, or nothing usable. */
 export type StatusRead = { kind: 'record'; dialStatus: string; record: IDataObject } | { kind: 'none' } | { kind: 'unusable'; why: string };
@@ -26,7 +29,7 @@ export type StatusRead = { kind: 'record'; dialStatus: string; record: IDataObje
 export async function readRecord(ctx: IExecuteFunctions, settings: RequestSettings, internalId: string, baseURL: string): Promise<StatusRead> {
 	let response;
 	try {
-		response = await readStatusOnce(ctx, settings, internalId, 0, baseURL);
+		response = await readStatusOnce(ctx, settings, internalId, 0, baseURL, STATUS_RECORD_LIMIT);
 	} catch (error) {
 		return { kind: 'unusable', why: `the status read failed: ${(error as Error).message}` };
 	}

@@ -15,12 +15,11 @@ import {
 import type { DialerHooks, DialerStats, InFlightCall, PlaceResult } from '../../../shared/callsInFlight';
 import { dialWithCap, MAX_FAILED_STATUS_READS } from '../../../shared/callsInFlight';
 import { isInternalId, notTheRecord, statusRecordItem } from '../../../shared/callResult';
-import { MB } from '../../../shared/constants';
 import type { Outcome, Placement } from '../../../shared/placement';
-import type { RequestSettings, SizeLimit } from '../../../shared/transport';
+import type { RequestSettings } from '../../../shared/transport';
 import type { NextCall, RetryPolicy } from '../../../shared/retryPolicy';
 import { decideNextCall, noCall, readRetryPolicy } from '../../../shared/retryPolicy';
-import { readStatusOnce } from '../../../shared/statusPoll';
+import { readStatusOnce, statusRecordLimit } from '../../../shared/statusPoll';
 
 /*
  * Place Call with Campaign options: what each item carries (attempt, Result Context, calling hours,
@@ -32,15 +31,7 @@ const NOT_KNOWN_YET: NextCall = noCall(
 	'placed: the outcome is not known yet; the call result decides (Assistant Platform Trigger, or Call Status → Get)',
 );
 
-/**
- * A status record is a few fields; Max Calls in Flight reads up to Max Calls in Flight of them at once, so
- * each answer is read up to this bound (or Max Response Size when smaller): at most 1 MB per call in flight.
- */
-export const STATUS_RECORD_MAX_BYTES = MB;
-const STATUS_RECORD_LIMIT: SizeLimit = {
-	bytes: STATUS_RECORD_MAX_BYTES,
-	setting: 'Campaign > Max Calls in Flight reads a status record up to 1 MB',
-};
+const STATUS_RECORD_LIMIT = statusRecordLimit('Campaign > Max Calls in Flight');
 
 /** Ids listed in an error, at most. */
 const LISTED_IDS = 50;
