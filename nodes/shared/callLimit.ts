@@ -176,11 +176,15 @@ function limitKey(ctx: IExecuteFunctions, scope: LimitScope): string {
 	return `workflow:${workflowId}`;
 }
 
-function refusal(ctx: IExecuteFunctions, reason: string, itemIndex = 0): NodeOperationError {
+/** Who keeps a ledger entry, and why nothing is placed without it: said in every refusal. */
+const LIMIT_OWNER = 'Limit Calls Across Executions (in this node) must count a call before it is placed';
+const LEASE_OWNER = "Dial Due Contacts takes its campaign's dial lease before it dials, so that no other run dials the same lines";
+
+function refusal(ctx: IExecuteFunctions, reason: string, itemIndex = 0, owner = LIMIT_OWNER): NodeOperationError {
 	return markNoCallPlaced(
 		new NodeOperationError(ctx.getNode(), `Not placed: ${reason}.`, {
 			itemIndex,
-			description: 'Limit Calls Across Executions (in this node) must count a call before it is placed; it refuses rather than guess.',
+			description: `${owner}; it refuses rather than guess.`,
 		}),
 	);
 }
@@ -267,7 +271,7 @@ type LedgerChange = <T>(itemIndex: number, change: (ledger: Ledger, now: number)
  * Limits", changed by compare-and-set (the row's version and a fresh token; the writer whose token comes back won;
  * the others read again).
  */
-function sharedLedger(ctx: IExecuteFunctions): LedgerChange {
+function sharedLedger(ctx: IExecuteFunctions, owner = LIMIT_OWNER): LedgerChange {
 	let tableId: Promise<string> | undefined;
 	const table = () => {
 		// A failure is not kept: the next item asks again (another execution may have created the table meanwhile).
@@ -284,7 +288,7 @@ function sharedLedger(ctx: IExecuteFunctions): LedgerChange {
 			const row = await countRow(ctx, id, itemIndex);
 			const ledger = parseLedger(row.ledger);
 			if (!ledger) {
-				throw refusal(ctx, `the count in the data table "${LIMIT_TABLE}" is unreadable (row ${row.id}, column ledger); clear that cell to start the count anew`, itemIndex);
+				throw refusal(ctx, `the count in the data table "${LIMIT_TABLE}" is unreadable (row ${row.id}, column ledger); clear that cell to start the count anew`, itemIndex, owner);
 			}
 			const now = Date.now();
 			const outcome = change(pruned(ledger, now), now);
@@ -295,7 +299,7 @@ function sharedLedger(ctx: IExecuteFunctions): LedgerChange {
 			// Another execution changed the count first: read it again, after a short random pause.
 			await sleep(5 + Math.floor(Math.random() * 20 * (attempt + 1)));
 		}
-		throw refusal(ctx, `the count in the data table "${LIMIT_TABLE}" kept changing under ${MAX_ATTEMPTS} attempts to take a place`, itemIndex);
+		throw refusal(ctx, `the count in the data table "${LIMIT_TABLE}" kept changing under ${MAX_ATTEMPTS} attempts to take a place`, itemIndex, owner);
 	};
 }
 
@@ -307,7 +311,7 @@ export interface DialLease {
 }
 
 export function dialLease(ctx: IExecuteFunctions, contactsTableId: string): DialLease {
-	const change = sharedLedger(ctx);
+	const change = sharedLedger(ctx, LEASE_OWNER);
 	const key = `lease:${contactsTableId}`;
 	const holder = Math.floor(Math.random() * 2 ** 48) + 1;
 	return {

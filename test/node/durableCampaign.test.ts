@@ -204,6 +204,17 @@ describe('Dial Due Contacts: short runs that share the lines through the table',
 		expect(stateOf(phone)).toBe('placed');
 	});
 
+	test("an unreadable dial lease stops the run before anything is dialled, naming the lease, not the call limit", async () => {
+		await prepared(numbers(2));
+		await dial({ maxCallsPerRun: 1 });
+		n8nApi.store.tables.find((t) => t.name === 'Assistant Platform Call Limits')!.rows[0].ledger = 'not json';
+		const { error } = await dial();
+		expect(error?.message).toMatch(/is unreadable \(row \d+, column ledger\)/);
+		expect(error?.description).toMatch(/Dial Due Contacts takes its campaign's dial lease/);
+		expect(error?.description).not.toMatch(/Limit Calls Across Executions/);
+		expect(posts()).toHaveLength(1);
+	});
+
 	test('the output stays bounded: at most Max Calls per Run items besides the summary, whatever happens to the contacts', async () => {
 		await prepared(['12345', 'nope', '+1', 'x', '999', '+39'].concat(numbers(3)));
 		const { items } = await dial({ maxCallsPerRun: 2 });
