@@ -2,7 +2,8 @@
 // delivered to the example's real Production Call Result URL is delivered a second time (half at once, half late:
 // after the contact's next call was placed or after its row reached a final state), out of order; a share of the
 // results is posted before the call has ended (before the platform's status record exists) and a share again with a
-// garbled Result Context query; the true result of every later attempt is posted again with `ctx_attempt=1` in its
+// garbled Result Context query; for some numbers the platform itself garbles the Call Result URL of every result
+// (the trigger refuses them: only the dial runs' status reads can record those); the true result of every later attempt is posted again with `ctx_attempt=1` in its
 // URL; each answered contact gets forged results (BUSY with `ctx_attempt=1`, another call's internal_id, an earlier
 // call's internal_id, an internal_id nobody placed, a garbled query); and a third of all status reads are answered
 // `200 {}`. What must hold: nobody dialled again after an answer or beyond the Retry Policy, each call's result
@@ -36,6 +37,8 @@ const NOT_ON_1X = "n8n 1.x: its public API has no data tables, and a community n
 const FINAL = new Set(['answered', 'finished', 'failed', 'unknown']);
 /** Context queries the trigger must refuse (a repeated attempt, an attempt that is no number, a context without attempt). */
 const GARBLED = ['ctx_attempt=1&ctx_attempt=2', 'ctx_attempt=one', 'ctx_contactId=7'];
+/** The numbers whose every result the platform posts with a garbled query (busy then answered; some answered at once). */
+const mangled = (index) => index % 10 === 5 || index % 20 === 0;
 /** Every STATUS_FAULT_EVERY-th status read is answered 200 {}. */
 const STATUS_FAULT_EVERY = 3;
 
@@ -80,7 +83,7 @@ const snapshot = (row) => ({
  * and posts: early copies of some results while their calls are live, garbled copies, a repeat of every delivered
  * result (now or late), forgeries for each answered contact. Every post and its answer is kept in `posts`.
  */
-function misbehavingPlatform(env, n8n, url) {
+function misbehavingPlatform(env, n8n, url, garbledNumbers) {
 	const sandbox = env.sandbox;
 	const posts = [];
 	const late = []; // { callback, dst, attempt }
@@ -106,6 +109,7 @@ function misbehavingPlatform(env, n8n, url) {
 		// Results posted while their calls are live (every 3rd call: the same result; every 4th: with a garbled query).
 		for (; callsSeen < calls.length; callsSeen++) {
 			const call = calls[callsSeen];
+			if (garbledNumbers.has(call.dst)) continue; // their results reach nobody but the status reads
 			if (callsSeen % 3 === 0) batch.push(() => post('early', url, resultOf(call), { live: call.endedWallAt === null }));
 			if (callsSeen % 4 === 1) {
 				const query = GARBLED[callsSeen % GARBLED.length];
@@ -117,11 +121,12 @@ function misbehavingPlatform(env, n8n, url) {
 		for (; callbacksSeen < delivered.length; callbacksSeen++) {
 			const callback = delivered[callbacksSeen];
 			if (callback.kind !== 'callResult') continue;
-			assert.equal(callback.url, url, 'the platform delivered a call result elsewhere than the example\'s own Call Result URL');
 			const call = calls.find((c) => c.internal_id === callback.internal_id);
+			const garbled = garbledNumbers.get(call.dst);
+			assert.equal(callback.url, garbled ? `${url}?${garbled}` : url, 'the platform delivered a call result elsewhere than the example\'s own Call Result URL');
 			if (callbacksSeen % 2 === 0) batch.push(() => post('repeat', callback.url, callback.body, { firstStatus: callback.status }));
 			// A later attempt's true result, its URL claiming attempt 1: applied (once) with the table's attempt, or ignored.
-			if (call.attempt >= 2) batch.push(() => post('attemptOneInUrl', `${url}?ctx_attempt=1`, callback.body, { attempt: call.attempt }));
+			if (call.attempt >= 2 && !garbled) batch.push(() => post('attemptOneInUrl', `${url}?ctx_attempt=1`, callback.body, { attempt: call.attempt }));
 			else late.push({ callback, dst: call.dst, attempt: call.attempt });
 		}
 		if (!rows) return sendAll(shuffled(batch, round));
@@ -183,9 +188,15 @@ function register(env) {
 				await publishTrigger(n8n, results.id, workflows.trigger);
 				const url = triggerUrl(n8n, workflows.trigger, 'call-result');
 				applyNetwork(env.sandbox, plan.rules, SPEED);
+				const garbledNumbers = new Map();
+				plan.contacts.forEach((contact, i) => {
+					if (!mangled(i) || !plan.rules.has(contact.phone)) return;
+					garbledNumbers.set(contact.phone, GARBLED[i % GARBLED.length]);
+					env.sandbox.setDialOutcome({ dst: contact.phone, attempts: plan.rules.get(contact.phone), persistDelayMs: 0, resultQuery: GARBLED[i % GARBLED.length] });
+				});
 				env.sandbox.injectFault({ method: 'GET', path: '/getDialstatus/*', kind: 'answer', body: {}, every: STATUS_FAULT_EVERY });
 
-				const platform = misbehavingPlatform(env, n8n, url);
+				const platform = misbehavingPlatform(env, n8n, url, garbledNumbers);
 				const started = Date.now();
 				const deadline = started + 6 * 60 * 1000;
 				const runs = [];
@@ -220,20 +231,22 @@ function register(env) {
 				const figures = checkDurableCampaign(plan, env.sandbox.callJournal, rows, { killedDialRuns: 0 });
 				assert.equal(figures.unknown, 0, 'a repeated, late or forged result made a contact unknown');
 
+				const callById = new Map(calls.map((c) => [c.internal_id, c]));
 				// No row written again once it was final: same version, same write token, same fields.
 				const byId = new Map(rows.map((row) => [row.id, row]));
 				for (const [id, was] of platform.finalAt) assert.deepEqual(snapshot(byId.get(id)), was, `row ${id} was written again after it was ${was.campaignState}`);
 
 				// The posts: garbled context refused (400) and nothing started; everything else accepted.
+				const garbledDeliveries = env.sandbox.callbacks.filter((c) => c.kind === 'callResult' && c.url !== url);
+				for (const c of garbledDeliveries) assert.equal(c.status, 400, `${c.url}: the trigger took a garbled context`);
 				for (const p of platform.posts) {
-					if (p.kind === 'garbledEarly' || p.kind === 'forgedGarbled') {
+					if (p.kind === 'garbledEarly' || p.kind === 'forgedGarbled' || (['repeat', 'lateRepeat'].includes(p.kind) && garbledNumbers.has(callById.get(p.internal_id)?.dst))) {
 						assert.equal(p.status, 400, `${p.kind} ${p.query}: ${JSON.stringify(p.response)}`);
 						assert.match(JSON.stringify(p.response), /Result Context in the URL is not valid/);
 					} else assert.equal(p.status, 200, `${p.kind} ${p.internal_id}: ${JSON.stringify(p.response)}`);
 				}
 
 				// Record Call Result: every execution ended without an error; each call's result applied exactly once.
-				const callById = new Map(calls.map((c) => [c.internal_id, c]));
 				const webhookRuns = executions.filter((e) => e.mode === 'webhook');
 				const appliedBy = new Map();
 				let appliedDespiteUrlAttempt = 0;
@@ -265,6 +278,12 @@ function register(env) {
 					}
 				}
 				const readByDialRuns = runs.reduce((sum, r) => sum + (r.summary.resultsRead ?? 0), 0);
+				// The results the platform only ever posted with a garbled query were not lost: the status reads recorded them
+				// (checkDurableCampaign: their contacts called as the policy says, final, naming their last call).
+				const garbledCalls = calls.filter((c) => garbledNumbers.has(c.dst));
+				assert.ok(garbledCalls.length > 0);
+				for (const c of garbledCalls) assert.ok(!appliedBy.has(c.internal_id), `${c.internal_id}: its garbled result reached Record Call Result`);
+				assert.ok(readByDialRuns >= garbledCalls.length, `${garbledCalls.length} results posted only garbled, ${readByDialRuns} read by dial runs`);
 				assert.equal(appliedBy.size + readByDialRuns, calls.length, `${calls.length} calls, ${appliedBy.size} results applied by Record Call Result and ${readByDialRuns} by dial runs' status reads`);
 
 				// Status reads answered {}: some while the call was live; none freed a line (checked above: at most CAP at once, 0 refused).
@@ -291,6 +310,8 @@ function register(env) {
 					recordCallResultOutcomes: outcomes,
 					resultsAppliedByRecordCallResult: appliedBy.size,
 					resultsAppliedByDialRunReads: readByDialRuns,
+					numbersWhoseResultsThePlatformGarbled: garbledNumbers.size,
+					resultsPostedOnlyGarbled: garbledCalls.length,
 					resultsAppliedFromAUrlClaimingAttempt1: appliedDespiteUrlAttempt,
 					statusReads: env.sandbox.journal.filter((e) => e.method === 'GET' && e.path.startsWith('/getDialstatus/')).length,
 					statusReadsAnsweredEmpty: emptyReads.length,
