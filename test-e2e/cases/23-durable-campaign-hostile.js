@@ -5,7 +5,7 @@
 // garbled Result Context query; for some numbers the platform itself garbles the Call Result URL of every result
 // (the trigger refuses them: only the dial runs' status reads can record those); the true result of every later attempt is posted again with `ctx_attempt=1` in its
 // URL; each answered contact gets forged results (BUSY with `ctx_attempt=1`, another call's internal_id, an earlier
-// call's internal_id, an internal_id nobody placed, a garbled query); and a third of all status reads are answered
+// call's internal_id, an internal_id nobody placed, one made to slip through the table's filter, a garbled query); and a third of all status reads are answered
 // `200 {}`. What must hold: nobody dialled again after an answer or beyond the Retry Policy, each call's result
 // applied exactly once (by Record Call Result or by a dial run's status read), no row written again once it was
 // final, every Record Call Result execution ended without an error, and never more calls at once than the lines.
@@ -37,6 +37,8 @@ const NOT_ON_1X = "n8n 1.x: its public API has no data tables, and a community n
 const FINAL = new Set(['answered', 'finished', 'failed', 'unknown']);
 /** Context queries the trigger must refuse (a repeated attempt, an attempt that is no number, a context without attempt). */
 const GARBLED = ['ctx_attempt=1&ctx_attempt=2', 'ctx_attempt=one', 'ctx_contactId=7'];
+/** Forged internal_ids meant to reach a row through the table's filter: a wildcard, a quote, a call's id as a prefix. */
+const ODD_IDS = [(id) => '%', (id) => `${id}' OR '1'='1`, (id) => `${id.slice(0, 8)}%`, (id) => `"(${id})"&filter={}#ü✓`];
 /** The numbers whose every result the platform posts with a garbled query (busy then answered; some answered at once). */
 const mangled = (index) => index % 10 === 5 || index % 20 === 0;
 /** Every STATUS_FAULT_EVERY-th status read is answered 200 {}. */
@@ -149,9 +151,12 @@ function misbehavingPlatform(env, n8n, url, garbledNumbers) {
 			const earlier = calls.filter((c) => c.dst === row.phone && c.internal_id !== id).map((c) => c.internal_id);
 			const other = finalIds.find((x) => x !== id);
 			batch.push(() => post('forgedBusyAttempt1', `${url}?ctx_attempt=1`, { internal_id: id, dialstatus: 'BUSY', duration: 0 }, { target: id }));
-			if (other) batch.push(() => post('forgedOtherCall', `${url}?ctx_attempt=1`, { internal_id: other, dialstatus: 'ANSWER', duration: 61 }, { target: other }));
 			if (earlier.length > 0) batch.push(() => post('forgedEarlierCall', `${url}?ctx_attempt=1`, { internal_id: earlier[0], dialstatus: 'ANSWER', duration: 42 }, { target: earlier[0] }));
-			batch.push(() => post('forgedUnknownId', url, { internal_id: `forged-${row.id}-${round}`, dialstatus: 'ANSWER', duration: 30 }));
+			// One more per answered contact, in turn: another final call's id, an id nobody placed, an id made for the filter.
+			const variant = row.id % 3;
+			if (variant === 0 && other) batch.push(() => post('forgedOtherCall', `${url}?ctx_attempt=1`, { internal_id: other, dialstatus: 'ANSWER', duration: 61 }, { target: other }));
+			if (variant === 1) batch.push(() => post('forgedUnknownId', url, { internal_id: `forged-${row.id}-${round}`, dialstatus: 'ANSWER', duration: 30 }));
+			if (variant === 2) batch.push(() => post('forgedOddId', url, { internal_id: ODD_IDS[Math.floor(row.id / 3) % ODD_IDS.length](id), dialstatus: 'BUSY', duration: 0 }));
 			const query = GARBLED[row.id % GARBLED.length];
 			batch.push(() => post('forgedGarbled', `${url}?${query}`, { internal_id: id, dialstatus: 'NOANSWER', duration: 0 }, { query }));
 		}
