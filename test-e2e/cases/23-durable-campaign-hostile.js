@@ -14,7 +14,7 @@
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const path = require('node:path');
-const { after, before, describe, test } = require('node:test');
+const { after, describe, test } = require('node:test');
 
 const {
 	CAP,
@@ -31,7 +31,7 @@ const {
 } = require('../support/durableCampaign');
 const { errorOf, outputOf, publishTrigger, triggerUrl } = require('../support/workflows');
 
-const CONTACTS = 80;
+const CONTACTS = 60;
 const SPEED = 100;
 const NOT_ON_1X = "n8n 1.x: its public API has no data tables, and a community node reaches n8n's data tables only through it";
 const FINAL = new Set(['answered', 'finished', 'failed', 'unknown']);
@@ -127,9 +127,9 @@ function misbehavingPlatform(env, n8n, url, garbledNumbers) {
 			const garbled = garbledNumbers.get(call.dst);
 			assert.equal(callback.url, garbled ? `${url}?${garbled}` : url, 'the platform delivered a call result elsewhere than the example\'s own Call Result URL');
 			if (callbacksSeen % 2 === 0) batch.push(() => post('repeat', callback.url, callback.body, { firstStatus: callback.status }));
+			else late.push({ callback, dst: call.dst, attempt: call.attempt });
 			// A later attempt's true result, its URL claiming attempt 1: applied (once) with the table's attempt, or ignored.
 			if (call.attempt >= 2 && !garbled) batch.push(() => post('attemptOneInUrl', `${url}?ctx_attempt=1`, callback.body, { attempt: call.attempt }));
-			else late.push({ callback, dst: call.dst, attempt: call.attempt });
 		}
 		if (!rows) return sendAll(shuffled(batch, round));
 		const byPhone = new Map(rows.map((row) => [row.phone, row]));
@@ -169,17 +169,14 @@ function register(env) {
 	describe('example 6: a durable campaign, the platform misbehaving', () => {
 		let campaign;
 
-		before(async () => {
-			if (env.n8n.majorVersion >= 2) campaign = await startCampaignN8n(env);
-		}, { timeout: 5 * 60 * 1000 });
-
 		after(async () => {
 			await campaign?.stop();
 		});
 
 		test(`${CONTACTS} contacts; every result delivered twice, late and out of order, forged for each answered call, status reads answered {}: nobody dialled again, no final row written again, each result applied once`, { timeout: 12 * 60 * 1000 }, async (t) => {
 			if (env.n8n.majorVersion < 2) return t.skip(NOT_ON_1X);
-			assert.ok(campaign, "the durable campaign's n8n did not start");
+			// Its own n8n, started here rather than in a hook: a run that filters this test out does not boot it.
+			campaign = await startCampaignN8n(env);
 			env.sandbox.reset();
 			try {
 				const n8n = campaign.n8n;
@@ -241,6 +238,9 @@ function register(env) {
 				const byId = new Map(rows.map((row) => [row.id, row]));
 				for (const [id, was] of platform.finalAt) assert.deepEqual(snapshot(byId.get(id)), was, `row ${id} was written again after it was ${was.campaignState}`);
 
+				// Every result the platform delivered was delivered a second time, once.
+				const again = platform.posts.filter((p) => p.kind === 'repeat' || p.kind === 'lateRepeat').map((p) => p.internal_id).sort();
+				assert.deepEqual(again, env.sandbox.callbacks.filter((c) => c.kind === 'callResult').map((c) => c.internal_id).sort());
 				// The posts: garbled context refused (400) and nothing started; everything else accepted.
 				const garbledDeliveries = env.sandbox.callbacks.filter((c) => c.kind === 'callResult' && c.url !== url);
 				// (400; or no answer within the sandbox's 5 s on a machine that slow: never accepted either way)
