@@ -3,12 +3,13 @@
 // after the contact's next call was placed or after its row reached a final state), out of order; a share of the
 // results is posted before the call has ended (before the platform's status record exists) and a share again with a
 // garbled Result Context query; for some numbers the platform itself garbles the Call Result URL of every result
-// (the trigger refuses them: only the dial runs' status reads can record those); the true result of every later attempt is posted again with `ctx_attempt=1` in its
-// URL; each answered contact gets forged results (BUSY with `ctx_attempt=1`, another call's internal_id, an earlier
-// call's internal_id, an internal_id nobody placed, one made to slip through the table's filter, a garbled query); and a third of all status reads are answered
-// `200 {}`. What must hold: nobody dialled again after an answer or beyond the Retry Policy, each call's result
-// applied exactly once (by Record Call Result or by a dial run's status read), no row written again once it was
-// final, every Record Call Result execution ended without an error, and never more calls at once than the lines.
+// (the trigger refuses them: only the dial runs' status reads can record those); the true result of every later
+// attempt is posted again with `ctx_attempt=1` in its URL; each answered contact gets forged results (BUSY with
+// `ctx_attempt=1`, another call's internal_id, an earlier call's internal_id, an internal_id nobody placed, one made
+// to slip through the table's filter, a garbled query); and a third of all status reads are answered `200 {}`.
+// What must hold: nobody dialled again after an answer or beyond the Retry Policy, each call's result applied
+// exactly once (by Record Call Result or by a dial run's status read), no row written again once it was final, every
+// Record Call Result execution ended without an error, and never more calls at once than the lines.
 // n8n 1.x: skipped (its public API has no data tables, the only way a community node reaches them).
 'use strict';
 const assert = require('node:assert/strict');
@@ -17,7 +18,6 @@ const path = require('node:path');
 const { after, describe, test } = require('node:test');
 
 const {
-	CAP,
 	TABLE,
 	applyNetwork,
 	checkDurableCampaign,
@@ -44,7 +44,7 @@ const mangled = (index) => index % 10 === 5 || index % 20 === 0;
 /** Every STATUS_FAULT_EVERY-th status read is answered 200 {}. */
 const STATUS_FAULT_EVERY = 3;
 
-/** Fisher-Yates, seeded by the caller's counter (deterministic enough to replay a failing order from the figures). */
+/** A shuffled copy (Fisher-Yates with a small seeded generator: the same order for the same seed). */
 function shuffled(list, seed) {
 	const out = [...list];
 	let s = (seed * 2654435761) >>> 0 || 1;
@@ -292,7 +292,7 @@ function register(env) {
 				assert.ok(readByDialRuns >= garbledCalls.length, `${garbledCalls.length} results posted only garbled, ${readByDialRuns} read by dial runs`);
 				assert.equal(appliedBy.size + readByDialRuns, calls.length, `${calls.length} calls, ${appliedBy.size} results applied by Record Call Result and ${readByDialRuns} by dial runs' status reads`);
 
-				// Status reads answered {}: some while the call was live; none freed a line (checked above: at most CAP at once, 0 refused).
+				// Status reads answered {}: some while the call was live; none freed a line (checked above: at most Max Calls in Flight at once, 0 refused).
 				const emptyReads = env.sandbox.journal.filter((e) => e.method === 'GET' && e.path.startsWith('/getDialstatus/') && e.fault === 'answer');
 				const emptyWhileLive = emptyReads.filter((e) => {
 					const call = callById.get(e.path.split('/').pop());
