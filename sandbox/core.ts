@@ -70,6 +70,15 @@ export interface PlaceCallInput {
 	callResultUrl: string | null;
 }
 
+/** `url` with `query` appended to its query string (before any fragment); `url` itself when there is none. */
+function withQuery(url: string, query: string | null): string {
+	if (!query) return url;
+	const hash = url.indexOf('#');
+	const [base, fragment] = hash < 0 ? [url, ''] : [url.slice(0, hash), url.slice(hash)];
+	const separator = !base.includes('?') ? '?' : base.endsWith('?') || base.endsWith('&') ? '' : '&';
+	return `${base}${separator}${query}${fragment}`;
+}
+
 function nonNegative(value: number | undefined, fallback: number, name: string): number {
 	if (value === undefined) return fallback;
 	if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) throw new RangeError(`${name} must be a number >= 0`);
@@ -529,6 +538,7 @@ export class SandboxCore {
 			sipPort: input.sipPort,
 			addPrompt: input.addPrompt,
 			callResultUrl: input.callResultUrl,
+			resultQuery: plan.resultQuery,
 			placedAt,
 			terminalAt,
 			persistAt: terminalAt + plan.persistDelayMs,
@@ -569,7 +579,7 @@ export class SandboxCore {
 		const deliveries: Promise<void>[] = [];
 		if (call.callResultUrl) {
 			deliveries.push(
-				this.deliver('callResult', call, call.callResultUrl, {
+				this.deliver('callResult', call, withQuery(call.callResultUrl, call.resultQuery), {
 					internal_id: call.internalId,
 					dialstatus: call.dialstatus,
 					duration: call.durationSec,

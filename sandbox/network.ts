@@ -17,6 +17,7 @@ export interface PlannedCall {
 	ringMs: number;
 	durationSec: number;
 	persistDelayMs: number;
+	resultQuery: string | null;
 }
 
 export interface NetworkDefaults {
@@ -68,6 +69,10 @@ export function validateRule(rule: DialOutcomeRule): DialOutcomeRule {
 	const persist = rule.persistDelayMs;
 	if (persist !== undefined && (typeof persist !== 'number' || !Number.isFinite(persist) || persist < 0)) {
 		throw invalid('persistDelayMs', 'must be a number >= 0');
+	}
+	const query = rule.resultQuery;
+	if (query !== undefined && (typeof query !== 'string' || query === '' || query.length > 1000 || /[#\s]/.test(query))) {
+		throw invalid('resultQuery', 'must be query text of 1 to 1000 characters without "#" or spaces');
 	}
 	return JSON.parse(JSON.stringify(rule)) as DialOutcomeRule;
 }
@@ -173,6 +178,7 @@ export class TelephoneNetwork {
 			ringMs,
 			durationSec,
 			persistDelayMs: rule.persistDelayMs ?? defaults.persistDelayMs,
+			resultQuery: rule.resultQuery ?? null,
 		};
 	}
 

@@ -241,6 +241,8 @@ export interface CallRecord {
 	sipPort: number | null;
 	addPrompt: string | null;
 	callResultUrl: string | null;
+	/** Appended to callResultUrl's query when the result is posted (its number's `resultQuery` rule), or null. */
+	resultQuery: string | null;
 	/** Clock times in ms. */
 	placedAt: number;
 	terminalAt: number;
@@ -284,6 +286,11 @@ export interface DialOutcomeRule {
 	durationSec?: Span;
 	persistDelayMs?: number;
 	attempts?: DialStep[];
+	/**
+	 * A platform that mangles the Call Result URL: this text is appended to the URL's query when the call's result
+	 * is posted (e.g. `ctx_attempt=x`). The call journal keeps the URL as it was received.
+	 */
+	resultQuery?: string;
 }
 
 /** One accepted call in the call journal: when it started and ended, in sandbox time and wall time. */

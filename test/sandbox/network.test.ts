@@ -117,6 +117,17 @@ describe('outcomes per number and attempt', () => {
 		expect(fx.sandbox.callJournal.calls[0].callResultUrl).toBe(url);
 	});
 
+	it('a rule with resultQuery plays a platform that mangles the Call Result URL: the result is posted with the text appended to its query; the journal keeps the URL received', async () => {
+		fx.sandbox.setDialOutcome({ dst: '+14155550142', dialstatus: 'BUSY', ringMs: 1000, persistDelayMs: 0, resultQuery: 'ctx_attempt=one' });
+		const plain = `${fx.rx.url}/webhook/abc/secret/call-result`;
+		await place('+14155550142', plain);
+		await place('+14155550142', `${plain}?a=1#top`);
+		await fx.sandbox.clock.advance(1000);
+		expect(fx.rx.received.map((r) => r.path).sort()).toEqual(['/webhook/abc/secret/call-result?a=1&ctx_attempt=one', '/webhook/abc/secret/call-result?ctx_attempt=one']);
+		expect(fx.sandbox.callbacks.map((c) => c.url).sort()).toEqual([`${plain}?a=1&ctx_attempt=one#top`, `${plain}?ctx_attempt=one`]);
+		expect(fx.sandbox.callJournal.calls.map((c) => c.callResultUrl)).toEqual([plain, `${plain}?a=1#top`]);
+	});
+
 	it('rules are refused when they cannot be followed', () => {
 		expect(() => fx.sandbox.setDialOutcome({ dst: '+14155550199', attempts: [] })).toThrow(/attempts/);
 		expect(() => fx.sandbox.setDialOutcome({ dst: '+14155550199', attempts: [{ dialstatus: 'LOST' as never }] })).toThrow(/attempts\[0\]\.dialstatus/);
@@ -124,6 +135,8 @@ describe('outcomes per number and attempt', () => {
 		expect(() => fx.sandbox.setDialOutcome({ prefix: '1415', dialstatus: 'BUSY' })).toThrow(/prefix/);
 		expect(() => fx.sandbox.setDialOutcome({ dst: '+14155550199', prefix: '+1', dialstatus: 'BUSY' })).toThrow(/prefix/);
 		expect(() => fx.sandbox.setDialOutcome({ dst: '+14155550199' })).toThrow(/dialstatus/);
+		expect(() => fx.sandbox.setDialOutcome({ dst: '+14155550199', dialstatus: 'BUSY', resultQuery: 'a=1#b' })).toThrow(/resultQuery/);
+		expect(() => fx.sandbox.setDialOutcome({ dst: '+14155550199', dialstatus: 'BUSY', resultQuery: '' })).toThrow(/resultQuery/);
 	});
 });
 
