@@ -64,7 +64,8 @@ function queueEnv({ postgres, redis, encryptionKey, webhookUrl }) {
 
 /**
  * Starts everything; resolves with
- *   { sandbox, main, workers: [w1, w2], webhook, credentials, services, baseDir, timings, stop(), killNow() }
+ *   { sandbox, main, workers: [w1, w2], restartWorker(worker), webhook, credentials, services, baseDir, timings, stop(),
+ *     killNow() }
  * On failure everything started so far is stopped before the error is thrown.
  */
 async function startCluster({ tarball }) {
@@ -119,12 +120,26 @@ async function startCluster({ tarball }) {
 		main.name = 'main';
 		webhook.name = 'webhook';
 
+		/**
+		 * Starts a killed worker again as a service manager would: the same user folder (its installed package and
+		 * log), port and settings. The new process takes the old one's place in `workers` and is stopped with the rest.
+		 */
+		const restartWorker = async (worker) => {
+			await worker.exited;
+			const again = await startN8n({ userFolder: worker.userFolder, port: worker.port, install: false, env, log, command: 'worker', onSpawn });
+			again.name = worker.name;
+			workers[workers.indexOf(worker)] = again;
+			return again;
+		};
+		const workers = [worker1, worker2];
+
 		const credentials = await createSandboxCredentials(main, sandbox);
 		log(`cluster ready: main ${main.url}, webhook processor ${webhook.url}, workers ${worker1.url} ${worker2.url}, sandbox ${sandbox.url}`);
 		return {
 			sandbox,
 			main,
-			workers: [worker1, worker2],
+			workers,
+			restartWorker,
 			webhook,
 			webhookUrl: webhook.url,
 			credentials,
@@ -166,4 +181,12 @@ function startsPerWorker(cluster, executionIds) {
 	return counts;
 }
 
-module.exports = { startCluster, workerOf, startsPerWorker, queueEnv, TEST_TIMINGS };
+/** The executions a worker's log says its current process started and has not finished (ids as strings). */
+function runningOnWorker(worker) {
+	const text = fs.existsSync(worker.logFile) ? fs.readFileSync(worker.logFile, 'utf8') : '';
+	const current = text.slice(text.lastIndexOf('\n--- n8n worker '));
+	const finished = new Set([...current.matchAll(/Worker finished execution (\d+) \(job/g)].map((m) => m[1]));
+	return [...current.matchAll(/Worker started execution (\d+) \(job/g)].map((m) => m[1]).filter((id) => !finished.has(id));
+}
+
+module.exports = { startCluster, workerOf, runningOnWorker, startsPerWorker, queueEnv, TEST_TIMINGS };

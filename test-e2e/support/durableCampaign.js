@@ -275,9 +275,10 @@ function checkNumber(dst, made) {
  * the Retry Policy say (unknown contacts: the calls before the crash, a prefix of those), never two calls to a number
  * at once or after an answer, never more calls than the row's attempt, at most Max Attempts; no contact lost (each
  * final with a reason, or waiting for its calling hours with a time); unknown contacts at most one per killed dial
- * run, each possibly dialled; at most CAP calls at once, no refusal. Returns the figures.
+ * run, each possibly dialled; at most `cap` calls at once (Max Calls in Flight and the account's limit: CAP unless a
+ * case set others), no refusal. Returns the figures.
  */
-function checkDurableCampaign(plan, { calls, refusals }, rows, { killedDialRuns, now = Date.now() }) {
+function checkDurableCampaign(plan, { calls, refusals }, rows, { killedDialRuns, now = Date.now(), cap = CAP }) {
 	assert.equal(rows.length, plan.contacts.length, 'the contacts table has another number of rows than contacts');
 	const byPhone = new Map(rows.map((row) => [row.phone, row]));
 	const byDst = callsByNumber(calls);
@@ -330,7 +331,7 @@ function checkDurableCampaign(plan, { calls, refusals }, rows, { killedDialRuns,
 
 	const { maxInFlight } = loadSandbox().module;
 	const inFlight = maxInFlight(calls, 'wall');
-	assert.ok(inFlight <= CAP, `${inFlight} calls in flight at once (Max Calls in Flight ${CAP})`);
+	assert.ok(inFlight <= cap, `${inFlight} calls in flight at once (Max Calls in Flight ${cap})`);
 	assert.equal(refusals.length, 0, `the account's limit refused ${refusals.length} placements: ${JSON.stringify(refusals.slice(0, 3))}`);
 	return { ...counts, unknownContacts: unknown, calls: calls.length, numbersDialled: byDst.size, maxInFlight: inFlight, refusals: refusals.length };
 }
