@@ -33,7 +33,7 @@ import {
 	unregister,
 } from './registration';
 import { constantTimeEqual, ipAllowed, parseAllowlist, secretProblem } from './security';
-import { DEFAULT_REPEAT_WINDOW_MINUTES, deliveryKey, isRepeat } from './repeats';
+import { DEFAULT_REPEAT_WINDOW_MINUTES, deliveryKey, isRepeat, triggerMemoryKey } from './repeats';
 import { callResultCampaign, filterStatuses } from './callResultCampaign';
 
 assertSupportedN8n();
@@ -361,7 +361,10 @@ export class AssistantPlatformTrigger implements INodeType {
 			const minutes = Number(options.repeatWindowMinutes ?? DEFAULT_REPEAT_WINDOW_MINUTES);
 			const windowMs = (Number.isFinite(minutes) && minutes > 0 ? minutes : DEFAULT_REPEAT_WINDOW_MINUTES) * 60_000;
 			const key = deliveryKey(event, body, req.rawBody);
-			if (isRepeat(this.getWorkflowStaticData('node'), key, Date.now(), windowMs)) {
+			// A test URL keeps its static data to itself and remembers nothing in this process.
+			const mode = this.getMode();
+			const memoryKey = mode === 'manual' ? undefined : triggerMemoryKey(mode, this.getWorkflow().id, this.getNode().name);
+			if (isRepeat(this.getWorkflowStaticData('node'), key, Date.now(), windowMs, memoryKey)) {
 				return { webhookResponse: { received: true, started: false, reason: 'repeated delivery' } };
 			}
 		}

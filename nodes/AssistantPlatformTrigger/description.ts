@@ -187,7 +187,7 @@ export const triggerProperties: INodeProperties[] = [
 				type: 'boolean',
 				default: false,
 				description:
-					'Whether to answer a delivery already received (same event and internal_id, or the same body) with 200 without starting the workflow again. Platforms may retry callbacks. Remembered in the workflow\'s static data, production URL only.',
+					'Whether to answer a delivery already received (same event and internal_id, or the same body) with 200 without starting the workflow again. Platforms may retry callbacks. Remembered by the n8n process that received it and in the workflow\'s static data, production URL only; with several webhook processes (queue mode), copies arriving at the same moment can both start. For results that must count once, use the campaign\'s Record Call Result.',
 			},
 			{
 				displayName: 'IP Allowlist',

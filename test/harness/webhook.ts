@@ -590,8 +590,9 @@ export class TriggerHarness {
 			this.send(res, 500, { code: 500, message: 'Workflow Webhook Error: Workflow could not be started!' }, record);
 			return;
 		}
-		// n8n saves the workflow's static data after every production webhook request (LiveWebhooks).
-		if (!isTest) this.staticData = persistable(workflow.staticData);
+		// n8n 2.x saves the workflow's static data after a production webhook request (LiveWebhooks) only when it
+		// started no execution: starting one builds a second Workflow on the same object, which clears its change flag.
+		if (!isTest && result.workflowData === undefined) this.staticData = persistable(workflow.staticData);
 
 		if (result.noWebhookResponse === true) {
 			// The node answered the request itself.

@@ -5,10 +5,13 @@
  */
 import { randomBytes } from 'node:crypto';
 
+import type { IDataObject } from 'n8n-workflow';
+
 import { MAX_JSON_DEPTH } from '../../nodes/shared/redact';
 import { registerSecret } from '../harness/secretsGuard';
 import type { TriggerHarness } from '../harness/webhook';
 import { post, startTrigger } from '../harness/webhook';
+import { isRepeat, triggerMemoryKey } from '../../nodes/AssistantPlatformTrigger/repeats';
 
 const secret = randomBytes(24).toString('hex');
 registerSecret(secret);
@@ -85,6 +88,47 @@ describe('repeated deliveries', () => {
 		// The same internal_id on another event is another delivery.
 		expect((await post(t.eventUrl('conversationEnd'), { internal_id: 'call-77' })).status).toBe(200);
 		expect(t.starts).toHaveLength(3);
+	});
+
+	// n8n gives each production request its own copy of the static data, read when the request arrives, and
+	// writes it back whole after answering (LiveWebhooks): requests that overlap hold copies of the same state.
+	describe('requests that overlap in one n8n process (each with its own copy of the static data)', () => {
+		const window = 60 * 60_000;
+		const copyOf = (saved: IDataObject) => JSON.parse(JSON.stringify(saved)) as IDataObject;
+
+		test('a repeat arriving before the first delivery was answered is a repeat', () => {
+			const memory = triggerMemoryKey('webhook', 'wf-overlap-1', 'Platform Event');
+			const saved = {};
+			const first = copyOf(saved);
+			const second = copyOf(saved);
+			expect(isRepeat(first, 'callResult:id:c-1', 1000, window, memory)).toBe(false);
+			expect(isRepeat(second, 'callResult:id:c-1', 1001, window, memory)).toBe(true);
+		});
+
+		test('the copy written back last keeps what the overlapping requests recorded', () => {
+			const memory = triggerMemoryKey('webhook', 'wf-overlap-2', 'Platform Event');
+			const saved = {};
+			const copies = ['c-1', 'c-2', 'c-3'].map(() => copyOf(saved));
+			copies.forEach((copy, i) => expect(isRepeat(copy, `callResult:id:c-${i + 1}`, 1000 + i, window, memory)).toBe(false));
+			// Written back in any order (here the first request's copy last): what the next request reads, in this
+			// process or another one, holds all three.
+			const last = copyOf(copies[0]);
+			for (const id of ['c-1', 'c-2', 'c-3']) expect(isRepeat(copyOf(last), `callResult:id:${id}`, 2000, window)).toBe(true);
+		});
+
+		test('another trigger, workflow or mode shares nothing', () => {
+			const saved = {};
+			expect(isRepeat(copyOf(saved), 'callResult:id:c-1', 1000, window, triggerMemoryKey('webhook', 'wf-overlap-3', 'A'))).toBe(false);
+			expect(isRepeat(copyOf(saved), 'callResult:id:c-1', 1000, window, triggerMemoryKey('webhook', 'wf-overlap-3', 'B'))).toBe(false);
+			expect(isRepeat(copyOf(saved), 'callResult:id:c-1', 1000, window, triggerMemoryKey('webhook', 'wf-overlap-4', 'A'))).toBe(false);
+			expect(isRepeat(copyOf(saved), 'callResult:id:c-1', 1000, window, triggerMemoryKey('trigger', 'wf-overlap-3', 'A'))).toBe(false);
+		});
+
+		test('a delivery older than the window is forgotten here too', () => {
+			const memory = triggerMemoryKey('webhook', 'wf-overlap-5', 'Platform Event');
+			expect(isRepeat({}, 'callResult:id:c-1', 1000, window, memory)).toBe(false);
+			expect(isRepeat({}, 'callResult:id:c-1', 1000 + window, window, memory)).toBe(false);
+		});
 	});
 
 	test('bodies without an internal_id are compared whole', async () => {
