@@ -136,6 +136,17 @@ describe('Dial Due Contacts: short runs that share the lines through the table',
 		expect(ledgerWrites).toHaveLength(2); // taken, released
 	});
 
+	test('Keep Dialling For: a call still in progress is read again only once it has waited twice as long, not at every pass', async () => {
+		await prepared(numbers(1));
+		fx.sandbox.setDialOutcome({ dialstatus: 'ANSWER', ringMs: 0, durationSec: 30 });
+		const { items } = await dial({ campaignOptions: { keepDiallingSeconds: 2, checkIntervalSeconds: 0.1 } });
+		expect(items[0].json).toMatchObject({ placed: 1 });
+		// About 18 passes; the live call (no record yet) is read at ages of about 0.1, 0.2, 0.4, 0.8 and 1.6 s.
+		const reads = fx.sandbox.journal.filter((e) => e.method === 'GET').length;
+		expect(reads).toBeGreaterThanOrEqual(2);
+		expect(reads).toBeLessThanOrEqual(8);
+	});
+
 	test('Keep Dialling For: a run that finds the lease held waits for it and takes over the lines when the run before ends', async () => {
 		await prepared(numbers(4));
 		fx.sandbox.setDialOutcome({ dialstatus: 'ANSWER', ringMs: 0, durationSec: 30 });

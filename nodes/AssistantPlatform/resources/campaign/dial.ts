@@ -19,6 +19,7 @@ import { outboundBaseUrl, readRequestSettings } from '../../../shared/transport'
 import type { DialSettings } from './fields';
 import { CONTACTS_TABLE_FIELD, contactWindow, dialProperties, readDialSettings } from './fields';
 import { placementProperties } from '../../../shared/placementFields';
+import type { NoRecordReads } from './reconcile';
 import { reconcile } from './reconcile';
 
 /*
@@ -118,9 +119,10 @@ async function dialRun(ctx: IExecuteFunctions, run: Run, summary: IDataObject, u
 	await activateNewRows(ctx, run.table);
 	const totals: Record<string, number> = {};
 	let inFlightBefore: number | undefined;
+	const noRecord: NoRecordReads = new Map();
 	// No pass starts after `until` and the lease lasts LEASE_MARGIN_MS longer: it needs no renewal per pass.
 	for (let pass = 0; ; pass++) {
-		const settled = await reconcile(ctx, run.table, run.settings, run.policy, run.request, run.baseURL);
+		const settled = await reconcile(ctx, run.table, run.settings, run.policy, run.request, run.baseURL, noRecord);
 		for (const [key, value] of Object.entries(settled)) totals[key] = (totals[key] ?? 0) + Number(value);
 		run.busyNumbers.clear();
 		const inFlight = await callsInFlight(run);
