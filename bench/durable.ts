@@ -3,14 +3,14 @@
  * the sandbox at a fast clock. The contacts (test-e2e/support/durableCampaign.js's plan: answered at once or later,
  * never, unavailable, declined; some outside their calling hours, some not dialable) are inserted in a data table;
  * Call Result -> Record Call Result is published as shipped, and so is the dial workflow: its Schedule Trigger every
- * minute, Dial Due Contacts with Keep Dialling For 60 s (a run dials for its minute; the next one waits for the lease and takes over), Max
- * Calls in Flight = the account's lines, Max Calls per Run 1000, Check Interval 1 s and retry delays of sandbox time.
- * Execution data: n8n's defaults (saved, pruned at 10,000 executions).
+ * minute, Dial Due Contacts with Keep Dialling For 60 s (a run dials for its minute; the next one waits for the lease
+ * and takes over), Max Calls in Flight = the account's lines, Max Calls per Run 1000, Check Interval about 1 s and
+ * retry delays of 10 min, both of sandbox time. Execution data: n8n's defaults (saved, pruned at 10,000 executions).
  * Measured per size: wall time, calls, claims/s, the share of the lines busy from the first call to the last, n8n's
- * RSS (max of samples, n8n and its task runner), the largest execution data of a dial run and of a result run, 429
- * refusals; checked: no number twice at once or after an ANSWER, never more calls at once than lines.
- * Environment: BENCH_SIZES, BENCH_DURABLE_LINES (10), BENCH_DURABLE_SPEED (4), BENCH_DURABLE_MAX_MINUTES (50: a
- * size not done by then is stopped and reported as such).
+ * RSS (max of samples, n8n and its task runner) and CPU per call, the largest execution data of a dial run and of a
+ * result run, 429 refusals; checked: no number twice at once or after an ANSWER, never more calls at once than lines.
+ * Environment: BENCH_SIZES, BENCH_DURABLE_LINES (10), BENCH_DURABLE_SPEED (4), BENCH_DURABLE_CHECK (Check Interval in
+ * wall seconds), BENCH_DURABLE_MAX_MINUTES (50: a size not done by then is stopped and reported as such).
  */
 import { execFileSync } from 'node:child_process';
 import { join, resolve } from 'node:path';
@@ -27,6 +27,8 @@ const { publishTrigger } = require(join(ROOT, 'test-e2e/support/workflows.js'));
 
 const LINES = Number(process.env.BENCH_DURABLE_LINES ?? 10);
 const SPEED = Number(process.env.BENCH_DURABLE_SPEED ?? 4);
+/** Check Interval: 1 s of sandbox time. */
+const CHECK_SECONDS = Number(process.env.BENCH_DURABLE_CHECK ?? Math.max(0.1, Math.round(10 / SPEED) / 10));
 const MAX_MS = Number(process.env.BENCH_DURABLE_MAX_MINUTES ?? 50) * 60_000;
 const log = (line: string) => console.log(`[bench durable ${new Date().toISOString().slice(11, 19)}] ${line}`);
 const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
@@ -72,7 +74,7 @@ async function runSize(sandbox: PlatformSandbox, campaign: any, size: number): P
 		maxCallsInFlight: LINES,
 		maxCallsPerRun: 1000,
 		retryPolicy: { ...dialNode.retryPolicy, busy: retryMinutes, noAnswer: retryMinutes },
-		campaignOptions: { keepDiallingSeconds: 60, checkIntervalSeconds: Math.max(0.1, Math.round(10 / SPEED) / 10) },
+		campaignOptions: { keepDiallingSeconds: 60, checkIntervalSeconds: CHECK_SECONDS },
 	});
 	workflows.results.nodes.find((n: any) => n.name === 'Record Call Result').parameters.retryPolicy = dialNode.retryPolicy;
 	const results = await n8n.createWorkflow(workflows.results);
@@ -124,6 +126,7 @@ async function runSize(sandbox: PlatformSandbox, campaign: any, size: number): P
 		contacts: size,
 		lines: LINES,
 		speed: SPEED,
+		checkSeconds: CHECK_SECONDS,
 		stoppedAtCap: stopped,
 		wallSeconds: Math.round(wallMs / 1000),
 		calls: calls.length,
