@@ -15,9 +15,10 @@
  *   BENCH_SHORT_RUNS=21     runs (after 3 warm-ups) of the short scenarios (Return All of up to 10,000: 20 to
  *                           150 ms a run), where 5 runs after one warm-up still measure the JIT and the noise
  *                           of a shared machine more than the clients
- *   BENCH_CASES=1,2,3,5,6,7 which cases to run (4 is `npm run bench:e2e`)
+ *   BENCH_CASES=1,2,3,5,6,7 which cases to run (4 is `npm run bench:e2e`; 8, example 6 at scale on a real n8n
+ *                           (bench/durable.ts, sizes from BENCH_SIZES), runs only when named)
  *   BENCH_DIAL_CAPS=5,20    case 7: the Max Calls in Flight values measured
- *   BENCH_SIZES=1000,10000,100000   list sizes of case 1
+ *   BENCH_SIZES=1000,10000,100000   list sizes of case 1, contacts of case 8
  *   BENCH_LATENCIES=0,20    added sandbox latencies (ms)
  *   BENCH_CLIENTS=ours,...  only these clients (for profiling)
  *   BENCH_PROFILE=<dir>     run the n8n workers with --cpu-prof into <dir>
@@ -38,6 +39,7 @@ import { request } from 'undici';
 import { maxInFlight, PlatformSandbox } from '../sandbox';
 
 import type { ClientName, RunOutput, RunSpec, Target } from './clients';
+import { caseDurable } from './durable';
 import { nodesBaseDir, RESULTS_DIR } from './paths';
 import { renderMarkdown, updatePerformanceDoc } from './report';
 import type { BenchResults, ClientStats, ScenarioResult } from './report';
@@ -616,6 +618,17 @@ async function main(): Promise<void> {
 		}
 	}
 	if (CASES.has('5')) results.package = casePackage();
+	if (CASES.has('8')) {
+		const sandbox = await PlatformSandbox.start({ port: 0, clock: 'real', seed: { deterministic: true } });
+		try {
+			const durable = await caseDurable(sandbox, SIZES);
+			mkdirSync(RESULTS_DIR, { recursive: true });
+			writeFileSync(join(RESULTS_DIR, 'durable.json'), JSON.stringify({ measuredAt: new Date().toISOString(), loadAverage: os.loadavg(), durable }, null, '\t') + '\n');
+		} finally {
+			await sandbox.stop();
+		}
+		if (CASES.size === 1) return log(`case 8 done: ${join(RESULTS_DIR, 'durable.json')}`);
+	}
 
 	// Case 4 is measured by `npm run bench:e2e` and merged from its own results file when present.
 	const triggerFile = join(RESULTS_DIR, 'results-e2e.json');

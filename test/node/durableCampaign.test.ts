@@ -126,6 +126,45 @@ describe('Dial Due Contacts: short runs that share the lines through the table',
 		expect(Math.max(...fx.sandbox.callJournal.calls.map((c) => fx.sandbox.callJournal.calls.filter((o) => o.startedAt <= c.startedAt && o.endedAt > c.startedAt).length))).toBeLessThanOrEqual(2);
 	});
 
+	test('Keep Dialling For: the lease is written when the run starts and when it ends, not at every pass', async () => {
+		await prepared(numbers(1));
+		fx.sandbox.setDialOutcome({ dialstatus: 'ANSWER', ringMs: 0, durationSec: 30 });
+		const { items } = await dial({ campaignOptions: { keepDiallingSeconds: 2, checkIntervalSeconds: 0.1 } });
+		expect(items[0].json).toMatchObject({ placed: 1 });
+		const ledger = n8nApi.store.tables.find((t) => t.name === 'Assistant Platform Call Limits')!;
+		const ledgerWrites = n8nApi.store.requests.filter((r) => r.method === 'PATCH' && r.path.includes(ledger.id));
+		expect(ledgerWrites).toHaveLength(2); // taken, released
+	});
+
+	test('Keep Dialling For: a call still in progress is read again only once it has waited twice as long, not at every pass', async () => {
+		await prepared(numbers(1));
+		fx.sandbox.setDialOutcome({ dialstatus: 'ANSWER', ringMs: 0, durationSec: 30 });
+		const { items } = await dial({ campaignOptions: { keepDiallingSeconds: 2, checkIntervalSeconds: 0.1 } });
+		expect(items[0].json).toMatchObject({ placed: 1 });
+		// About 18 passes; the live call (no record yet) is read at ages of about 0.1, 0.2, 0.4, 0.8 and 1.6 s.
+		const reads = fx.sandbox.journal.filter((e) => e.method === 'GET').length;
+		expect(reads).toBeGreaterThanOrEqual(2);
+		expect(reads).toBeLessThanOrEqual(8);
+	});
+
+	test('Keep Dialling For: a run that finds the lease held waits for it and takes over the lines when the run before ends', async () => {
+		await prepared(numbers(4));
+		fx.sandbox.setDialOutcome({ dialstatus: 'ANSWER', ringMs: 0, durationSec: 30 });
+		const keep = (seconds: number) => ({ maxCallsInFlight: 2, campaignOptions: { keepDiallingSeconds: seconds, checkIntervalSeconds: 0.1 } });
+		const first = dial(keep(1));
+		while (dialled().length < 2) await new Promise((r) => setTimeout(r, 10));
+		const second = dial(keep(5));
+		const a = await first;
+		expect(a.items[0].json).toMatchObject({ placed: 2 });
+		await endCalls();
+		const b = await second;
+		// The second run read the ended calls' records and placed the other two, never more than 2 at once.
+		expect(b.items[0].json).toMatchObject({ placed: 2, resultsRead: 2 });
+		expect(new Set(dialled()).size).toBe(4);
+		const calls = fx.sandbox.callJournal.calls;
+		expect(Math.max(...calls.map((c) => calls.filter((o) => o.startedAt <= c.startedAt && o.endedAt > c.startedAt).length))).toBeLessThanOrEqual(2);
+	});
+
 	test('two runs started at once: one dials, the other ends at once (one lease per campaign), so no contact is claimed twice and the lines hold', async () => {
 		await prepared(numbers(12));
 		n8nApi.store.gate.close();

@@ -4,7 +4,7 @@ import { NodeOperationError, sleep } from 'n8n-workflow';
 import type { ContactRow, ContactsTable } from '../../../shared/campaignTable';
 import { activateNewRows, asContact, campaignStatus, changeRow, openContactsTable, rowsInState } from '../../../shared/campaignTable';
 import { isOpen, nextOpening } from '../../../shared/callingHours';
-import type { DialLease, DurableCallLimit } from '../../../shared/callLimit';
+import type { DurableCallLimit } from '../../../shared/callLimit';
 import { dialLease, readCallLimit } from '../../../shared/callLimit';
 import { forEachRow, writeToken } from '../../../shared/dataTables';
 import { outboundApi } from '../../../shared/outbound';
@@ -19,6 +19,7 @@ import { outboundBaseUrl, readRequestSettings } from '../../../shared/transport'
 import type { DialSettings } from './fields';
 import { CONTACTS_TABLE_FIELD, contactWindow, dialProperties, readDialSettings } from './fields';
 import { placementProperties } from '../../../shared/placementFields';
+import type { NoRecordReads } from './reconcile';
 import { reconcile } from './reconcile';
 
 /*
@@ -71,20 +72,35 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 	} catch (error) {
 		throw markNoCallPlaced(error as Error);
 	}
-	const { status } = await campaignStatus(this, run.table);
-	const summary: IDataObject = { campaign: run.table.name, status };
-	if (status !== 'running') {
-		return [[{ json: { ...summary, placed: 0, message: `The campaign is ${status}: nothing was dialled.` } }]];
-	}
+	const summary: IDataObject = { campaign: run.table.name };
+	const notRunning = async () => {
+		summary.status = (await campaignStatus(this, run.table)).status;
+		return summary.status === 'running' ? undefined : [[{ json: { ...summary, placed: 0, message: `The campaign is ${summary.status}: nothing was dialled.` } }]];
+	};
+	const before = await notRunning();
+	if (before) return before;
 	// One dial run at a time per campaign: its calls in flight are counted, then lines filled, with no other run
-	// filling the same lines meanwhile. A run that finds the lease held ends at once; a crashed run's lease ends
-	// LEASE_MARGIN_MS after its last renewal.
+	// filling the same lines meanwhile. The lease lasts until the end of Keep Dialling For plus LEASE_MARGIN_MS (a
+	// crashed run's lease ends then). A run that finds it held waits for it, reading it every Check Interval, while
+	// its own Keep Dialling For lasts (so the next scheduled run takes over the lines as soon as the one before ends);
+	// with no Keep Dialling For it ends at once.
 	const lease = dialLease(this, run.table.id);
-	if (!(await lease.take(run.settings.keepMs + LEASE_MARGIN_MS))) {
-		return [[{ json: { ...summary, placed: 0, message: 'Another run of this campaign is dialling: nothing was dialled by this one.' } }]];
+	const until = Date.now() + run.settings.keepMs;
+	for (let waited = false; ; waited = true) {
+		if (await lease.take(until - Date.now() + LEASE_MARGIN_MS)) {
+			// Paused or stopped while this run waited: the lease is given back, nothing is dialled.
+			const meanwhile = waited ? await notRunning() : undefined;
+			if (!meanwhile) break;
+			await lease.release().catch(() => undefined);
+			return meanwhile;
+		}
+		if (Date.now() + run.settings.checkMs > until || this.getExecutionCancelSignal?.()?.aborted) {
+			return [[{ json: { ...summary, placed: 0, message: 'Another run of this campaign is dialling: nothing was dialled by this one.' } }]];
+		}
+		await sleep(run.settings.checkMs);
 	}
 	try {
-		await dialRun(this, run, summary, lease);
+		await dialRun(this, run, summary, until);
 	} finally {
 		await lease.release().catch(() => undefined);
 	}
@@ -96,17 +112,17 @@ function placedBy(run: Run): number {
 	return run.output.filter((o) => o.campaignState === 'placed').length;
 }
 
-/** How long a dial lease outlives its last renewal: a run's pass (reads, claims, POSTs) takes far less. */
+/** How long a dial lease outlives its run's Keep Dialling For: a run's last pass (reads, claims, POSTs) takes far less. */
 const LEASE_MARGIN_MS = 120_000;
 
-async function dialRun(ctx: IExecuteFunctions, run: Run, summary: IDataObject, lease: DialLease): Promise<void> {
+async function dialRun(ctx: IExecuteFunctions, run: Run, summary: IDataObject, until: number): Promise<void> {
 	await activateNewRows(ctx, run.table);
-	const until = Date.now() + run.settings.keepMs;
 	const totals: Record<string, number> = {};
 	let inFlightBefore: number | undefined;
+	const noRecord: NoRecordReads = new Map();
+	// No pass starts after `until` and the lease lasts LEASE_MARGIN_MS longer: it needs no renewal per pass.
 	for (let pass = 0; ; pass++) {
-		if (pass > 0 && !(await lease.take(until - Date.now() + LEASE_MARGIN_MS))) break;
-		const settled = await reconcile(ctx, run.table, run.settings, run.policy, run.request, run.baseURL);
+		const settled = await reconcile(ctx, run.table, run.settings, run.policy, run.request, run.baseURL, noRecord);
 		for (const [key, value] of Object.entries(settled)) totals[key] = (totals[key] ?? 0) + Number(value);
 		run.busyNumbers.clear();
 		const inFlight = await callsInFlight(run);

@@ -122,7 +122,7 @@ export const dialProperties: INodeProperties[] = [
 				typeOptions: { minValue: 0, maxValue: 300 },
 				default: 0,
 				description:
-					'How long one run goes on placing calls as lines free up (reading the status of calls in flight every Check Interval). 0: one pass. With a run every minute, 50 keeps the lines busy between runs.',
+					'How long one run goes on placing calls as lines free up (reading the status of calls in flight every Check Interval). 0: one pass. With a run every minute, 60: a run that starts while the one before still dials waits for it and takes over.',
 			},
 			{
 				displayName: 'Max Call Length (Minutes)',

@@ -11,6 +11,13 @@ import { applyResult, markUnknown, readRecord } from './results';
 /** Status reads of one run at once. */
 const READS_AT_ONCE = 5;
 
+/**
+ * Within one run: when each placed call (by internal_id) was last read with no record yet. A run that keeps dialling
+ * reads such a call again only once it has waited twice as long since it was placed (its record exists only when the
+ * call has ended), instead of at every pass: a result still reaches the table within the call's own length again.
+ */
+export type NoRecordReads = Map<string, number>;
+
 /*
  * What a dial run settles before it dials: claims older than Unconfirmed Claim After whose answer was never
  * written become unknown (the call may have been placed), and the placed calls waiting longest get their status
@@ -24,6 +31,7 @@ export async function reconcile(
 	policy: RetryPolicy,
 	request: RequestSettings,
 	baseURL: string,
+	noRecord: NoRecordReads = new Map(),
 ): Promise<IDataObject> {
 	const now = Date.now();
 	const report = { unconfirmedClaims: 0, resultsRead: 0, noRecord: 0, statusReadsFailed: 0 };
@@ -35,7 +43,16 @@ export async function reconcile(
 		if (await markUnknown(ctx, table, row, reason)) report.unconfirmedClaims++;
 	}
 	if (settings.statusReads === 0) return report;
-	const placed = (await rowsInState(ctx, table, 'placed', 250)).sort((a, b) => Number(a.placedAt ?? 0) - Number(b.placedAt ?? 0)).slice(0, settings.statusReads);
+	const readAgain = (row: IDataObject) => {
+		const last = noRecord.get(String(row.internalId));
+		const placedAt = Number(row.placedAt);
+		// Past Max Call Length it is read at once: with no record it becomes unknown now, not a pass later.
+		return last === undefined || !Number.isFinite(placedAt) || now - placedAt >= 2 * (last - placedAt) || now - placedAt > settings.maxCallMs;
+	};
+	const placed = (await rowsInState(ctx, table, 'placed', 250))
+		.filter(readAgain)
+		.sort((a, b) => Number(a.placedAt ?? 0) - Number(b.placedAt ?? 0))
+		.slice(0, settings.statusReads);
 	for (let start = 0; start < placed.length; start += READS_AT_ONCE) {
 		await Promise.all(
 			placed.slice(start, start + READS_AT_ONCE).map(async (raw) => {
@@ -44,7 +61,9 @@ export async function reconcile(
 				const read = await readRecord(ctx, request, String(row.internalId), baseURL);
 				if (read.kind === 'record') {
 					if (await applyResult(ctx, table, row, read.dialStatus, policy, Date.now())) report.resultsRead++;
-				} else if (read.kind === 'none' && Number(row.placedAt) < now - settings.maxCallMs) {
+				} else if (read.kind === 'none' && !(Number(row.placedAt) < now - settings.maxCallMs)) {
+					noRecord.set(String(row.internalId), now);
+				} else if (read.kind === 'none') {
 					const reason = `no status record ${Math.round(settings.maxCallMs / 60_000)} minute(s) after the call was placed (Max Call Length): its outcome is not known, so it is never dialled again automatically`;
 					if (await markUnknown(ctx, table, row, reason)) report.noRecord++;
 				} else if (read.kind === 'unusable') {
