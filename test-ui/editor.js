@@ -160,7 +160,8 @@ class Editor {
 
 	/** The items of the output panel, read from its JSON view once the run has ended. */
 	async outputItems({ timeout = 60000 } = {}) {
-		await this.outputText({ timeout });
+		const shown = await this.outputText({ timeout });
+		if (!/\b\d+ items?\b/i.test(shown)) throw new Error(`the output panel shows no items: ${shown.slice(0, 400)}`);
 		const panel = this.page.locator('[data-test-id="output-panel"]');
 		await panel.getByText('JSON', { exact: true }).first().click();
 		const text = await textMatching(this.page, '[data-test-id="output-panel"]', /\]\s*$/, 10000);
