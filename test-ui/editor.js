@@ -147,6 +147,34 @@ class Editor {
 		return shown;
 	}
 
+	/** Opens the node named `name` on the canvas (its panel). */
+	async openNode(name) {
+		await this.page.locator('[data-test-id="canvas-node"]', { hasText: name }).first().dblclick();
+		await this.ndvOpen();
+	}
+
+	/** Chooses `text` in the open dropdown (an option's name, not its description). */
+	async chooseOption(text) {
+		await this.page.locator('.el-select-dropdown:visible, .el-popper:visible').last().getByText(text, { exact: true }).first().click();
+	}
+
+	/** The items of the output panel, read from its JSON view once the run has ended. */
+	async outputItems({ timeout = 60000 } = {}) {
+		const shown = await this.outputText({ timeout });
+		if (!/\b\d+ items?\b/i.test(shown)) throw new Error(`the output panel shows no items: ${shown.slice(0, 400)}`);
+		const panel = this.page.locator('[data-test-id="output-panel"]');
+		await panel.getByText('JSON', { exact: true }).first().click();
+		const text = await textMatching(this.page, '[data-test-id="output-panel"]', /\]\s*$/, 10000);
+		// the JSON view puts every token on a line of its own: joined again, it is the items' JSON
+		const joined = text.replace(/\n\s*/g, '');
+		const start = joined.indexOf('[');
+		try {
+			return JSON.parse(joined.slice(start));
+		} catch {
+			throw new Error(`the output panel's JSON view shows no items: ${joined.slice(0, 400)}`);
+		}
+	}
+
 	async canvasNodes() {
 		return await this.page.$$eval('[data-test-id="canvas-node"]', (elements) =>
 			elements.map((element) => element.innerText.split('\n').map((s) => s.trim()).filter(Boolean)),

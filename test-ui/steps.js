@@ -9,6 +9,7 @@ const path = require('node:path');
 
 const { prepareExample, PORTAL_CREDENTIAL_TYPE, OUTBOUND_CREDENTIAL_TYPE } = require('../scripts/n8n-examples');
 const { textMatching } = require('./editor');
+const { campaignSteps } = require('./campaignSteps');
 
 const APP = 'Assistant Platform';
 const CALL_AND_WAIT = 'Assistant Platform Call and Wait';
@@ -315,6 +316,7 @@ const steps = [
 			await editor.closeNdv();
 		},
 	},
+	...campaignSteps,
 	// Last: it leaves the editor on a workflow whose only node is a tool (no main output to add a node after).
 	{
 		name: 'Place Call as an AI agent tool: the panel shows what the model is told, the destination the model fills, and the guardrails',
