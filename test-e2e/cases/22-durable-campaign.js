@@ -1,15 +1,17 @@
-// Example 6 (examples/6-durable-campaign.json) on the real n8n: a campaign kept in its contacts' data table, worked
-// through in short Dial Due Contacts runs, with n8n killed (SIGKILL) three times while calls are in flight and started
-// again on the same database; and two dial runs started at the same moment, again and again. Checked from the
-// sandbox's call journal and the table's rows (test-e2e/support/durableCampaign.js). n8n 1.x: skipped (its public API
-// has no data tables, the only way a community node reaches them).
+// Example 6 (examples/6-durable-campaign.json) on the real n8n: a campaign of 1,000 contacts kept in its data table,
+// worked through in short Dial Due Contacts runs, with n8n killed (SIGKILL) eight times, twice at each point where a
+// crash can leave a contact half done, and started again on the same database; and two dial runs started at the same
+// moment, again and again. Checked from the sandbox's call journal and the table's rows
+// (test-e2e/support/durableCampaign.js). n8n 1.x: skipped (its public API has no data tables, the only way a
+// community node reaches them).
 //
 // How the runs happen: the case runs the dial workflow (Every Minute -> Dial Due Contacts) through n8n's REST run
 // endpoint, one run after the other (the Schedule Trigger's minute, compressed: a run starts when the one before has
 // ended, as runs a minute apart do); results reach the published Call Result -> Record Call Result, and the dial runs'
 // own status reads record those that do not (n8n down when the call ended). After a crash the case starts n8n again
-// and goes on with the next run: nothing else, as the docs say. Time passes for real: a claim a crash left becomes
-// unknown after Unconfirmed Claim After (1 minute, its minimum), and retry delays are 6 seconds.
+// and goes on with the next run: nothing else, as the docs say. Time passes for real in n8n: a claim a crash left
+// becomes unknown after Unconfirmed Claim After (1 minute, its minimum), a killed run's dial lease ends two minutes
+// after its last renewal (runs meanwhile end at once), and retry delays are 6 seconds.
 'use strict';
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
@@ -32,35 +34,89 @@ const {
 	planDurableCampaign,
 	startCampaignN8n,
 	startDial,
-	waitClosely,
 } = require('../support/durableCampaign');
+const { isClaim } = require('../support/apiGate');
 const { loadSandbox } = require('../../scripts/n8n-sandbox');
 const { assertNoSecrets } = require('../support/assertions');
 const { waitFor } = require('../support/wait');
 const { errorOf, outputOf, publishTrigger } = require('../support/workflows');
 
-const CONTACTS = 320;
+const CONTACTS = 1000;
 const SPEED = 100;
+/**
+ * The crash test's Max Calls in Flight (the account's limit too) and Max Calls per Run: a line more than the example's,
+ * so that 1,000 contacts take less time; a run places fewer than the lines, so both bounds show (calls of the run
+ * before still in flight fill the rest).
+ */
+const CRASH_CAP = 6;
+const CRASH_PER_RUN = 5;
+/** The clock's pace from a kill after a POST until the results of its calls in flight arrive: wall time. */
+const SLOW = 1;
 const NOT_ON_1X = "n8n 1.x: its public API has no data tables, and a community node reaches n8n's data tables only through it";
 
-/** The three moments n8n is killed, by the share of the dialable numbers called so far. */
-const CRASHES = [
-	{ at: 0.2, kind: 'post', moment: 'during a dial run, its POST held by the platform (a contact claimed, its call being placed)' },
-	{ at: 0.45, kind: 'placed', moment: 'during a dial run, right after the platform accepted one of its calls' },
-	{ at: 0.7, kind: 'results', moment: 'between dial runs, calls in flight and their results arriving at Record Call Result' },
+/** Where n8n is killed. */
+const POINTS = {
+	claim: "during a dial run, between a contact's claim and its POST (the claim written, n8n's answer held by the gate)",
+	post: 'during a dial run, after its POST and before the call id is stored (the platform holds the POST; it places the call after n8n died)',
+	inFlight: 'between dial runs, calls in flight',
+	results: 'between dial runs, as a call result reaches Record Call Result',
+};
+/**
+ * The kills in order, each once the share of dialable numbers called so far reaches `at`: the four points twice. The
+ * kills after a POST slow the clock, so that the calls in flight then are still in flight (and their results still to
+ * come) while the killed run's dial lease keeps the next runs from dialling: the next two kills happen meanwhile.
+ */
+const KILLS = [
+	{ point: 'claim', at: 0.1 },
+	{ point: 'post', at: 0.25 },
+	{ point: 'inFlight', at: 0.25 },
+	{ point: 'results', at: 0.25 },
+	{ point: 'claim', at: 0.45 },
+	{ point: 'post', at: 0.65 },
+	{ point: 'inFlight', at: 0.65 },
+	{ point: 'results', at: 0.65 },
 ];
 
-/** An execution once it has ended (polled every 100 ms; n8n 2.x saves status and data together). */
+/**
+ * An execution once it has ended (polled every 250 ms: each read loads its data from the n8n that runs it; n8n 2.x
+ * saves status and data together).
+ */
 async function ended(n8n, executionId, timeoutMs = 120000) {
 	let last;
 	return waitFor(
 		`execution ${executionId} to end`,
 		async () => {
-			last = await n8n.api('GET', `/executions/${executionId}?includeData=true`, undefined, { expect: [200, 404] });
-			return last?.id !== undefined && !['new', 'running', 'waiting'].includes(last.status) && last.data ? last : undefined;
+			last = await readEnded(n8n, executionId);
+			return last;
 		},
-		{ timeoutMs, intervalMs: 100, describe: () => String(last?.status) },
+		{ timeoutMs, intervalMs: 250, describe: () => String(last?.status) },
 	);
+}
+
+/** The execution with its data once it has ended, else undefined. */
+async function readEnded(n8n, executionId) {
+	const execution = await n8n.api('GET', `/executions/${executionId}?includeData=true`, undefined, { expect: [200, 404] });
+	return execution?.id !== undefined && !['new', 'running', 'waiting'].includes(execution.status) && execution.data ? execution : undefined;
+}
+
+/**
+ * Whichever comes first: `hit()` true (checked every few milliseconds: the sandbox and the gate live in this process,
+ * and a kill must land while the node waits) or the end of execution `executionId` (read every 250 ms).
+ */
+async function hitOrEnd(n8n, executionId, hit, timeoutMs = 120000) {
+	const started = Date.now();
+	let nextRead = 0;
+	for (;;) {
+		const found = hit();
+		if (found) return { hit: found };
+		if (Date.now() >= nextRead) {
+			const execution = await readEnded(n8n, executionId);
+			if (execution) return hit() ? { hit: hit() } : { execution };
+			nextRead = Date.now() + 250;
+		}
+		assert.ok(Date.now() - started < timeoutMs, `dial run ${executionId} neither reached the moment to kill nor ended in ${timeoutMs / 1000} s`);
+		await delay(3);
+	}
 }
 
 function register(env) {
@@ -68,21 +124,22 @@ function register(env) {
 		let campaign;
 
 		before(async () => {
-			if (env.n8n.majorVersion >= 2) campaign = await startCampaignN8n(env);
+			if (env.n8n.majorVersion >= 2) campaign = await startCampaignN8n(env, { apiGate: true });
 		}, { timeout: 5 * 60 * 1000 });
 
 		after(async () => {
 			await campaign?.stop();
 		});
 
-		test(`${CONTACTS} contacts in short runs, n8n killed three times while calling: each answered, out of attempts, failed or unknown; nobody dialled twice for an attempt or after an answer; never more than ${CAP} at once`, { timeout: 25 * 60 * 1000 }, async (t) => {
+		test(`${CONTACTS} contacts in short runs, n8n killed ${KILLS.length} times (twice at each point: between claim and POST, after the POST, calls in flight, results arriving): each answered, out of attempts, failed or unknown; nobody dialled twice for an attempt, after an answer or after a claim a kill left; never more than ${CRASH_CAP} at once`, { timeout: 45 * 60 * 1000 }, async (t) => {
 			if (env.n8n.majorVersion < 2) return t.skip(NOT_ON_1X);
 			assert.ok(campaign, "the durable campaign's n8n did not start");
+			const gate = campaign.gate;
 			env.sandbox.reset();
 			try {
 				const plan = planDurableCampaign(CONTACTS);
 				const table = await contactsTable(campaign.n8n, TABLE, plan.contacts);
-				const workflows = durableWorkflows(campaign.n8n, campaign.byType, { table, window: plan.window, label: 'killed three times' });
+				const workflows = durableWorkflows(campaign.n8n, campaign.byType, { table, window: plan.window, label: 'killed again and again', maxInFlight: CRASH_CAP, perRun: CRASH_PER_RUN });
 				const results = await campaign.n8n.createWorkflow(workflows.results);
 				const dial = await campaign.n8n.createWorkflow(workflows.dial);
 
@@ -92,83 +149,111 @@ function register(env) {
 				assert.deepEqual(outputOf(setUp, 'Prepare Contacts Table'), [{ campaign: TABLE, prepared: true }]);
 				assert.ok(outputOf(setUp, 'Get Summary')[0].new === CONTACTS, JSON.stringify(outputOf(setUp, 'Get Summary')));
 				await publishTrigger(campaign.n8n, results.id, workflows.trigger);
-				applyNetwork(env.sandbox, plan.rules, SPEED);
+				applyNetwork(env.sandbox, plan.rules, SPEED, CRASH_CAP);
 
 				const started = Date.now();
-				const deadline = started + 20 * 60 * 1000;
+				const deadline = started + 40 * 60 * 1000;
 				const runs = [];
 				const killed = [];
 				let rows = [];
 				const dialled = () => new Set(env.sandbox.callJournal.calls.map((c) => c.dst)).size / plan.rules.size;
-				const done = (all) => all.length === CONTACTS && all.every((row) => ['answered', 'finished', 'failed', 'unknown'].includes(row.campaignState) || /outside calling hours/.test(row.reason ?? ''));
+				const settled = (row) => ['answered', 'finished', 'failed', 'unknown'].includes(row.campaignState) || /outside calling hours/.test(row.reason ?? '');
+				const done = (all) => all.length === CONTACTS && all.every(settled);
 				let callbacksAtRestart = 0;
-				let tries = 0;
-				const kill = async (crash, executionId) => {
-					killed.push({ ...crash, executionId, dialRun: crash.kind !== 'results' });
-					await campaign.crash(crash.moment);
+				const normalSpeed = () => {
+					if (env.sandbox.clock.speed !== SPEED) env.sandbox.clock.setSpeed(SPEED);
+				};
+				const kill = async (next, { executionId, phone, slow = false } = {}) => {
+					killed.push({ point: next.point, progress: Math.round(dialled() * 1000) / 1000, executionId, phone, dialRun: Boolean(executionId) });
+					await campaign.crash(POINTS[next.point]);
+					if (slow) env.sandbox.clock.setSpeed(SLOW);
+					gate.release(); // the held answer has nobody left to receive it
 					env.sandbox.clearFaults();
 					await campaign.restart();
 					callbacksAtRestart = env.sandbox.callbacks.length;
-					tries = 0;
 				};
 
-				for (let round = 0; ; round++) {
-					assert.ok(Date.now() < deadline, `the campaign did not end within 20 minutes: ${JSON.stringify(rows.filter((r) => !done([r])).slice(0, 5))}`);
+				for (;;) {
+					assert.ok(Date.now() < deadline, `the campaign did not end within 40 minutes (${killed.length} kills): ${JSON.stringify(rows.filter((r) => !settled(r)).slice(0, 5))}`);
 					const n8n = campaign.n8n;
-					const crash = CRASHES[killed.length];
-					const crashNow = crash && dialled() >= crash.at;
-					if (crashNow) tries++;
-					if (crashNow && crash.kind === 'post') {
-						// The next placement is held 3 s by the platform: n8n dies with the contact claimed and its POST sent.
-						env.sandbox.injectFault({ method: 'POST', path: '/webhook/outbound_call', kind: 'latency', delayMs: 3000, times: 1 });
+					const next = KILLS[killed.length];
+					const due = next && dialled() >= next.at;
+					if (!due || !['inFlight', 'results'].includes(next.point)) normalSpeed();
+					let execution;
+					if (due && next.point === 'claim') {
+						// The next claim's answer is held by the gate: the row says claimed, the node waits, no POST is sent.
+						let claimed;
+						const holding = gate.hold(isClaim).then((request) => (claimed = request));
+						const executionId = await startDial(n8n, dial.id);
+						const outcome = await hitOrEnd(n8n, executionId, () => claimed);
+						if (outcome.hit) {
+							const row = (Array.isArray(claimed.answer) ? claimed.answer : claimed.answer.data).find((r) => r.claimToken === claimed.body.data.claimToken);
+							await kill(next, { executionId, phone: row.phone });
+							continue;
+						}
+						gate.cancel(); // nothing was claimed (no line free, nobody due): an ordinary run; try again after it
+						void holding;
+						execution = outcome.execution;
+					} else if (due && next.point === 'post') {
+						// The next placement is held 10 s by the platform: n8n dies with the contact claimed and its POST sent.
+						env.sandbox.injectFault({ method: 'POST', path: '/webhook/outbound_call', kind: 'latency', delayMs: 10000, times: 1 });
 						const from = env.sandbox.journal.length;
 						const executionId = await startDial(n8n, dial.id);
-						const held = await waitClosely('a held POST', () => placementsSince(env.sandbox, from).some((e) => e.fault === 'latency'), 15000).catch(() => false);
-						if (held) {
-							await kill(crash, executionId);
+						const outcome = await hitOrEnd(n8n, executionId, () => placementsSince(env.sandbox, from).find((e) => e.fault === 'latency' && e.status === null));
+						if (outcome.hit) {
+							await kill(next, { executionId, phone: outcome.hit.body?.dst ?? outcome.hit.body?.fields?.dst, slow: true });
 							continue;
 						}
 						env.sandbox.clearFaults(); // no line was free: an ordinary run; try again after it
-						runs.push(dialRun(await ended(n8n, executionId)));
-					} else if (crashNow && crash.kind === 'placed') {
-						const from = env.sandbox.journal.length;
-						const executionId = await startDial(n8n, dial.id);
-						const accepted = await waitClosely('an accepted POST', () => placementsSince(env.sandbox, from).some((e) => e.status === 200), 15000).catch(() => false);
-						if (accepted) {
-							await kill(crash, executionId);
+						execution = outcome.execution;
+					} else if (due && next.point === 'inFlight' && env.sandbox.callsInFlight > 0) {
+						await kill(next);
+						continue;
+					} else if (due && next.point === 'results' && env.sandbox.callsInFlight > 0) {
+						// The next result delivered: n8n has answered the trigger's webhook, Record Call Result is running.
+						const from = env.sandbox.callbacks.length;
+						const slowed = env.sandbox.clock.speed !== SPEED;
+						const arrived = await waitFor('a call result delivered to Call Result', () => env.sandbox.callbacks.slice(from).some((c) => c.kind === 'callResult' && c.status === 200), { timeoutMs: slowed ? 120000 : 5000, intervalMs: 3 }).catch(() => false);
+						if (arrived) {
+							await kill(next);
+							normalSpeed();
 							continue;
 						}
-						runs.push(dialRun(await ended(n8n, executionId)));
-					} else {
-						runs.push(dialRun(await ended(n8n, await startDial(n8n, dial.id))));
-						// Calls still in flight after the run: n8n is killed as the next result reaches Record Call Result (after
-						// 20 runs without one in flight, between runs all the same).
-						if (crashNow && crash.kind === 'results' && (env.sandbox.callsInFlight > 0 || tries > 20)) {
-							const from = env.sandbox.callbacks.length;
-							const arrived = await waitClosely('a call result delivered to Call Result', () => env.sandbox.callbacks.slice(from).some((c) => c.kind === 'callResult' && c.status === 200), 5000).catch(() => tries > 20);
-							if (arrived) {
-								await kill(crash);
-								continue;
-							}
-						}
 					}
+					if (due && ['inFlight', 'results'].includes(next.point) && env.sandbox.callsInFlight === 0) normalSpeed(); // nothing left to wait for: on at the usual pace
+					runs.push(dialRun(execution ?? (await ended(n8n, await startDial(n8n, dial.id)))));
 					const last = runs[runs.length - 1];
-					assert.ok(last.items <= PER_RUN + 1, `dial run ${last.id}: ${last.items} items (Max Calls per Run ${PER_RUN}): ${JSON.stringify(last.output)}`);
+					assert.ok(last.items <= CRASH_PER_RUN + 1, `dial run ${last.id}: ${last.items} items (Max Calls per Run ${CRASH_PER_RUN}): ${JSON.stringify(last.output)}`);
 					assertNoSecrets(env.sandbox, last.output, `dial run ${last.id}`);
 					delete last.output;
-					if (killed.length === CRASHES.length && (last.summary.placed === 0 || round % 4 === 0)) {
+					if (killed.length === KILLS.length && (last.summary.placed === 0 || runs.length % 10 === 0)) {
 						rows = await campaign.n8n.allDataTableRows(table.id);
 						if (done(rows)) break;
 					}
-					// Nothing to place (lines held, contacts waiting for their retry): the next run a moment later.
+					// Nothing to place (lines held, contacts waiting for their retry, another run's lease): the next run a moment later.
 					if (last.summary.placed === 0) await delay(1000);
 				}
 				const runMs = Date.now() - started;
 				const n8n = campaign.n8n;
 
-				const figures = checkDurableCampaign(plan, env.sandbox.callJournal, rows, { killedDialRuns: killed.filter((k) => k.dialRun).length });
-				// Every unknown contact was in a dial run n8n was killed in: the call of a crash's claim.
-				assert.ok(figures.unknown >= 1, 'the POST held while n8n was killed left no unknown contact');
+				const killedDialRuns = killed.filter((k) => k.dialRun).length;
+				const figures = checkDurableCampaign(plan, env.sandbox.callJournal, rows, { killedDialRuns, cap: CRASH_CAP });
+				// Each kill inside a dial run left exactly its contact unknown, and nothing else did: after a kill between
+				// claim and POST the contact was never dialled at that attempt (nor after); after a kill after its POST it was
+				// dialled once at that attempt (the platform placed the call) and never again.
+				const byPhone = new Map(rows.map((row) => [row.phone, row]));
+				const calls = callsByNumber(env.sandbox.callJournal.calls);
+				for (const k of killed) {
+					if (!k.dialRun) continue;
+					const row = byPhone.get(k.phone);
+					assert.ok(row, `the contact of the kill ${k.point} (${k.phone}) is not in the table`);
+					const made = (calls.get(k.phone) ?? []).length;
+					assert.equal(row.campaignState, 'unknown', `${k.phone}, claimed when n8n was killed ${POINTS[k.point]}: ${row.campaignState} (${row.reason})`);
+					assert.equal(made, k.point === 'claim' ? row.attempt - 1 : row.attempt, `${k.phone} (killed ${k.point}): ${made} call(s) for attempt ${row.attempt}`);
+					Object.assign(k, { attempt: row.attempt, calls: made, unknown: 1, dialledAtClaimedAttempt: made === row.attempt });
+				}
+				for (const k of killed) if (!k.dialRun) Object.assign(k, { unknown: 0, dialledAtClaimedAttempt: null });
+				assert.deepEqual(figures.unknownContacts.map((u) => u.phone).sort(), killed.filter((k) => k.dialRun).map((k) => k.phone).sort(), 'unknown contacts other than those of the killed dial runs');
 
 				// Get Summary (Set Up Once again: Prepare changes nothing) counts what the rows say.
 				const closing = await n8n.runWorkflow(results.id);
@@ -191,12 +276,24 @@ function register(env) {
 					n8n: n8n.version,
 					contacts: CONTACTS,
 					speed: SPEED,
-					maxCallsInFlight: CAP,
-					maxCallsPerRun: PER_RUN,
+					maxCallsInFlight: CRASH_CAP,
+					maxCallsPerRun: CRASH_PER_RUN,
 					runMs,
 					...figures,
-					crashes: campaign.crashes.map((c, i) => ({ moment: c.moment, signal: c.signal, restartMs: c.restartMs, killedDialRun: killed[i].status })),
+					killsByPoint: Object.keys(POINTS).map((point) => {
+						const at = killed.filter((k) => k.point === point);
+						return { point, moment: POINTS[point], kills: at.length, unknown: at.reduce((sum, k) => sum + k.unknown, 0), dialledAtClaimedAttempt: at.some((k) => k.dialledAtClaimedAttempt === true) };
+					}),
+					kills: killed.map((k, i) => ({
+						point: k.point,
+						progress: k.progress,
+						signal: campaign.crashes[i].signal,
+						restartMs: campaign.crashes[i].restartMs,
+						killedDialRun: k.status,
+						...(k.dialRun ? { phone: k.phone, attempt: k.attempt, calls: k.calls, unknown: k.unknown, dialledAtClaimedAttempt: k.dialledAtClaimedAttempt } : { unknown: 0 }),
+					})),
 					dialRuns: runs.length,
+					dialRunsBlockedByALease: runs.filter((r) => /Another run/.test(r.summary.message ?? '')).length,
 					maxItemsPerRun: Math.max(...runs.map((r) => r.items)),
 					maxExecutionBytes: Math.max(...runs.map((r) => r.bytes)),
 					resultsReadByDialRuns: runs.reduce((sum, r) => sum + (r.summary.resultsRead ?? 0), 0),
@@ -205,6 +302,7 @@ function register(env) {
 					callResultsLost: delivered.filter((c) => c.status !== 200).length,
 				};
 				writeFigures(report);
+				assert.deepEqual(report.killsByPoint.map((p) => p.kills), Object.keys(POINTS).map(() => 2), `kills per point: ${JSON.stringify(report.killsByPoint)}`);
 			} finally {
 				env.sandbox.reset();
 			}

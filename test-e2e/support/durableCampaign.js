@@ -16,6 +16,7 @@ const { createSandboxCredentials } = require('./environment');
 const { waitFor } = require('./wait');
 const { errorOf, outputOf } = require('./workflows');
 const { expectedCalls: callsUnderPolicy } = require('./campaign');
+const { startApiGate } = require('./apiGate');
 
 const EXAMPLE = '6-durable-campaign.json';
 const TABLE = 'Assistant Platform campaign contacts';
@@ -84,10 +85,13 @@ function planDurableCampaign(count, start = Date.now()) {
 	return { contacts, rules, window };
 }
 
-/** Sets the sandbox network: each number's steps, the account's limit at CAP, the clock `speed` times faster. */
-function applyNetwork(sandbox, rules, speed) {
+/**
+ * Sets the sandbox network: each number's steps, the account's limit at `cap` (the runs' Max Calls in Flight), the
+ * clock `speed` times faster.
+ */
+function applyNetwork(sandbox, rules, speed, cap = CAP) {
 	for (const [dst, attempts] of rules) sandbox.setDialOutcome({ dst, attempts, persistDelayMs: 0 });
-	sandbox.setAccountLimit(CAP);
+	sandbox.setAccountLimit(cap);
 	sandbox.clock.setSpeed(speed);
 	sandbox.clearCallJournal();
 	sandbox.clearJournal();
@@ -102,9 +106,10 @@ const quiet = () => {};
  * An n8n of the case's own (its own user folder; the package from the suite's tarball), so that killing it leaves the
  * suite's n8n alone, with the sandbox's credentials and an Assistant Platform Data Tables API credential (its own
  * /api/v1 and the API key the runtime made). `crash()` SIGKILLs n8n and its task runner; `restart()` starts it on the
- * same database, port and encryption key, as a service manager would.
+ * same database, port and encryption key, as a service manager would. `apiGate`: the credential reaches n8n's API
+ * through a gate (support/apiGate.js, `handle.gate`) that can hold n8n's answer to one request, e.g. a claim.
  */
-async function startCampaignN8n(env) {
+async function startCampaignN8n(env, { apiGate = false } = {}) {
 	const userFolder = fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-e2e-durable-'));
 	const handle = { userFolder, crashes: [] };
 	const killOnExit = () => handle.n8n?.killNow();
@@ -115,11 +120,13 @@ async function startCampaignN8n(env) {
 		fs.rmSync(userFolder, { recursive: true, force: true });
 		throw error;
 	}
+	// The gate follows n8n's current URL (a restart keeps the port).
+	if (apiGate) handle.gate = await startApiGate(() => handle.n8n.url);
 	const { portal, outbound } = await createSandboxCredentials(handle.n8n, env.sandbox);
 	const api = await handle.n8n.api('POST', '/credentials', {
 		name: 'Assistant Platform Data Tables API (e2e)',
 		type: N8N_API_CREDENTIAL_TYPE,
-		data: { baseUrl: `${handle.n8n.url}/api/v1`, apiKey: handle.n8n.apiKey },
+		data: { baseUrl: `${handle.gate?.url ?? handle.n8n.url}/api/v1`, apiKey: handle.n8n.apiKey },
 	});
 	handle.byType = { [portal.type]: portal, [outbound.type]: outbound, [N8N_API_CREDENTIAL_TYPE]: { id: api.id, name: api.name, type: N8N_API_CREDENTIAL_TYPE } };
 
@@ -146,6 +153,7 @@ async function startCampaignN8n(env) {
 	handle.stop = async () => {
 		process.removeListener('exit', killOnExit);
 		await handle.n8n?.stop();
+		await handle.gate?.close();
 		if (process.env.E2E_KEEP) process.stderr.write(`[e2e] kept the durable campaign's n8n user folder: ${userFolder}\n`);
 		else fs.rmSync(userFolder, { recursive: true, force: true });
 	};
@@ -173,8 +181,9 @@ async function contactsTable(n8n, name, contacts) {
  * Trigger firing while a run the case started still claims would be two runs at once, the second test's subject) and
  * `results` (Call Result -> Record Call Result, published; and Set Up Once -> Prepare Contacts Table -> Get Summary).
  * `callResults: false` leaves out the Call Result URL: the dial runs' own status reads record every result.
+ * `maxInFlight` and `perRun` replace CAP and PER_RUN as the runs' Max Calls in Flight and Max Calls per Run.
  */
-function durableWorkflows(n8n, byType, { table, window, label, callResults = true }) {
+function durableWorkflows(n8n, byType, { table, window, label, callResults = true, maxInFlight = CAP, perRun = PER_RUN }) {
 	const example = loadExamples().find((e) => e.file === EXAMPLE);
 	assert.ok(example, `${EXAMPLE} is missing`);
 	const [prepared] = prepareExamples([example], byType, { baseUrl: n8n.url });
@@ -200,7 +209,8 @@ function durableWorkflows(n8n, byType, { table, window, label, callResults = tru
 	const policy = { maxAttempts: MAX_ATTEMPTS, busy: RETRY_MINUTES, noAnswer: RETRY_MINUTES };
 	for (const parameters of [dial, record, node('Prepare Contacts Table').parameters, node('Get Summary').parameters]) parameters.contactsTable = table.name;
 	Object.assign(dial, {
-		maxCallsPerRun: PER_RUN,
+		maxCallsInFlight: maxInFlight,
+		maxCallsPerRun: perRun,
 		retryPolicy: policy,
 		callingHours: { window: { ...dial.callingHours.window, days: ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'], ...window } },
 		campaignOptions: { claimMinutes: CLAIM_MINUTES },
