@@ -119,13 +119,26 @@ async function httpJson(method, url, { headers = {}, body, expect = [200, 201, 2
 /** Whether two reads of one execution show the same status and data. */
 const sameExecution = (a, b) => a.id === b.id && a.status === b.status && JSON.stringify(a.data) === JSON.stringify(b.data);
 
-/** Polls `read` every `everyMs` until it returns a value (not undefined); fails after `timeoutMs` saying `what()`. */
+/** A read that failed because its connection was reset (a busy n8n may drop one): the next read tries again. */
+const connectionReset = (error) => error instanceof TypeError && error.message === 'fetch failed' && error.cause?.code === 'ECONNRESET';
+
+/**
+ * Polls `read` every `everyMs` until it returns a value (not undefined); fails after `timeoutMs` saying `what()`. A
+ * read whose connection was reset counts as no value yet; any other error ends the poll.
+ */
 async function poll(timeoutMs, read, what, everyMs = 300) {
 	const started = Date.now();
+	let reset;
 	for (;;) {
-		const value = await read();
+		let value;
+		try {
+			value = await read();
+		} catch (error) {
+			if (!connectionReset(error)) throw error;
+			reset = error;
+		}
 		if (value !== undefined) return value;
-		if (Date.now() - started > timeoutMs) throw new Error(`${what()} after ${timeoutMs / 1000} s`);
+		if (Date.now() - started > timeoutMs) throw new Error(`${what()} after ${timeoutMs / 1000} s${reset ? ` (a read's connection was reset: ${reset.cause.message})` : ''}`);
 		await delay(everyMs);
 	}
 }
