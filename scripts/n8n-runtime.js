@@ -463,4 +463,4 @@ async function startN8n({
 	return instance;
 }
 
-module.exports = { assertPortFree, buildAndPack, delay, freePort, httpJson, makeLogger, startN8n };
+module.exports = { assertPortFree, buildAndPack, connectionReset, delay, freePort, httpJson, makeLogger, startN8n };

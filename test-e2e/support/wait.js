@@ -1,15 +1,20 @@
 // Polling helpers for things that happen asynchronously (sandbox callbacks, n8n executions).
 'use strict';
-const { delay } = require('../../scripts/n8n-runtime');
+const { connectionReset, delay } = require('../../scripts/n8n-runtime');
 
 /**
  * Calls `check` until it returns a truthy value (which is returned), or fails after `timeoutMs` naming `what`
- * (and, if given, `describe()`: the state last seen).
+ * (and, if given, `describe()`: the state last seen). A check whose connection to n8n was reset is tried again.
  */
 async function waitFor(what, check, { timeoutMs = 20000, intervalMs = 200, describe } = {}) {
 	const started = Date.now();
 	for (;;) {
-		const value = await check();
+		let value;
+		try {
+			value = await check();
+		} catch (error) {
+			if (!connectionReset(error)) throw error;
+		}
 		if (value) return value;
 		if (Date.now() - started > timeoutMs) {
 			throw new Error(`timed out after ${timeoutMs / 1000} s waiting for ${what}${describe ? `; last seen: ${describe()}` : ''}`);
