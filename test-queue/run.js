@@ -77,8 +77,8 @@ exitWithSummary('queue', async () => {
 	// Loaded after the sandbox is compiled: the cluster starts it.
 	const { startCluster } = require('./cluster');
 	const casesDir = path.join(__dirname, 'cases');
-	// In case order (1, 2, ... 10), not by name: a case may rely on what only an earlier one leaves (case 9 creates the
-	// call limits' table that case 10's dial leases then use).
+	// In case order (1, 2, ... 10), not by name: case 9 must be the first to create the call limits' table, which case
+	// 10's dial leases would otherwise have created.
 	const cases = fs
 		.readdirSync(casesDir)
 		.filter((f) => f.endsWith('.js'))
