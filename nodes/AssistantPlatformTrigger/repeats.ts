@@ -32,9 +32,9 @@ export function deliveryKey(event: EventName, body: IDataObject, raw: unknown): 
  * the last copy written back drops what the others added (a call result received together with others is
  * forgotten, and its later repeat starts again). On n8n 2.x, starting the execution also clears the copy's
  * change flag (a second Workflow is built on the same object), so a delivery that starts an execution is not
- * written back at all: only a request that starts none (a repeat) saves. Checking and recording a delivery here is one synchronous
- * step no other request of this process can come between. Another n8n process (queue mode's webhook
- * processes) shares only what was written back, and after a restart only that is left.
+ * written back at all: only a request that starts none (a repeat) saves. Checking and recording a delivery
+ * here is one synchronous step no other request of this process can come between. Another n8n process (queue
+ * mode's webhook processes) shares only what was written back, and after a restart only that is left.
  */
 const receivedHere = new Map<string, Record<string, number>>();
 
