@@ -9,10 +9,10 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
-import { isToolRun } from '../shared/agentTool';
-import { requestOptionsProperty } from '../shared/descriptions';
-import { assertSupportedN8n } from '../shared/n8nSupport';
-import { searchAssistants } from '../shared/searchAssistants';
+import { isToolRun } from '../shared/n8n/agentTool';
+import { requestOptionsProperty } from '../shared/descriptions/fields';
+import { assertSupportedN8n } from '../shared/n8n/n8nSupport';
+import { searchAssistants } from '../shared/descriptions/searchAssistants';
 
 import { searchRagCollections } from './listSearch/searchRagCollections';
 import { assistantResource } from './resources/assistant';
@@ -23,7 +23,7 @@ import { customApiRequestResource } from './resources/customApiRequest';
 import { outboundCallResource } from './resources/outboundCall';
 import { ragCollectionResource } from './resources/ragCollection';
 import { runtimeResource } from './resources/runtime';
-import { N8N_API_CREDENTIAL, OUTBOUND_CREDENTIAL, PORTAL_CREDENTIAL } from '../shared/constants';
+import { N8N_API_CREDENTIAL, OUTBOUND_CREDENTIAL, PORTAL_CREDENTIAL } from '../shared/core/constants';
 import type { OperationExecute, ResourceModule } from './helpers/module';
 import { withToolProperties } from './helpers/toolDescriptions';
 import { outputForModel } from './helpers/toolOutput';
@@ -143,7 +143,7 @@ export class AssistantPlatform implements INodeType {
 			},
 		],
 		// As an AI agent's tool, each operation has a description written for the model and described
-		// $fromAI() defaults for the inputs the model fills (shared/toolDescriptions.ts).
+		// $fromAI() defaults for the inputs the model fills (helpers/toolDescriptions.ts).
 		properties: withToolProperties([
 			{
 				displayName: 'Resource',
@@ -188,7 +188,7 @@ export class AssistantPlatform implements INodeType {
 			throw new NodeOperationError(this.getNode(), `The operation "${operation}" of resource "${resource}" is not supported`);
 		}
 		const output = await run.call(this);
-		// As an AI agent's tool the output is what the model reads: one rule for every operation (shared/toolOutput.ts).
+		// As an AI agent's tool the output is what the model reads: one rule for every operation (helpers/toolOutput.ts).
 		return isToolRun(this.getNode()) ? outputForModel(output, resource, operation) : output;
 	}
 }

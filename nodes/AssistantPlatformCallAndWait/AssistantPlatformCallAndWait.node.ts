@@ -9,10 +9,10 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { requestOptionsProperty } from '../shared/descriptions';
-import { placementProperties } from '../shared/placementFields';
-import { N8N_API_CREDENTIAL, OUTBOUND_CREDENTIAL } from '../shared/constants';
-import { assertSupportedN8n } from '../shared/n8nSupport';
+import { requestOptionsProperty } from '../shared/descriptions/fields';
+import { placementProperties } from '../shared/descriptions/placementFields';
+import { N8N_API_CREDENTIAL, OUTBOUND_CREDENTIAL } from '../shared/core/constants';
+import { assertSupportedN8n } from '../shared/n8n/n8nSupport';
 
 import { placeCallAndWait, placeCallAndWaitWebhook } from './placeCallAndWait';
 

@@ -7,14 +7,14 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { isToolRun } from '../shared/agentTool';
-import { outboundBaseUrl, readRequestSettings } from '../shared/transport';
-import { invalid, numberField } from '../shared/validation';
+import { isToolRun } from '../shared/n8n/agentTool';
+import { outboundBaseUrl, readRequestSettings } from '../shared/transport/request';
+import { invalid, numberField } from '../shared/core/validation';
 import {
 	DEFAULT_MAX_WAIT_MINUTES,
 	DEFAULT_RESULT_RECORD_WAIT_SECONDS,
 	MAX_WAIT_MINUTES_LIMIT,
-} from '../shared/placementFields';
+} from '../shared/descriptions/placementFields';
 import {
 	credentialAssistantKey,
 	describeOutcome,
@@ -23,20 +23,20 @@ import {
 	placedItem,
 	readPlacement,
 	refuseAutomaticRetry,
-} from '../shared/placement';
-import type { Placement } from '../shared/placement';
-import { markNoCallPlaced } from '../shared/placementMessages';
-import { readCallLimit } from '../shared/callLimit';
-import type { LimitPlace } from '../shared/callLimit';
-import { CALL_RESULT_FIELDS, callResultFields, parseCallResult } from '../shared/callResult';
-import { isObject } from '../shared/object';
-import { outboundApi } from '../shared/outbound';
-import { pollStatus } from '../shared/statusPoll';
-import { callbackBodyTooLarge, MAX_CALLBACK_BODY_BYTES, refuse } from '../shared/webhookReply';
-import { campaignFields, heldItem, notYet, readCampaignItem, readCampaignRun } from '../shared/campaign';
-import type { CampaignItem } from '../shared/campaign';
-import { decideNextCall, noCall, readRetryPolicy } from '../shared/retryPolicy';
-import type { RetryPolicy } from '../shared/retryPolicy';
+} from '../shared/calls/placement';
+import type { Placement } from '../shared/calls/placement';
+import { markNoCallPlaced } from '../shared/calls/messages';
+import { readCallLimit } from '../shared/calls/callLimit';
+import type { LimitPlace } from '../shared/calls/callLimit';
+import { CALL_RESULT_FIELDS, callResultFields, parseCallResult } from '../shared/calls/callResult';
+import { isObject } from '../shared/core/object';
+import { outboundApi } from '../shared/transport/outbound';
+import { pollStatus } from '../shared/calls/statusPoll';
+import { callbackBodyTooLarge, MAX_CALLBACK_BODY_BYTES, refuse } from '../shared/n8n/webhookReply';
+import { campaignFields, heldItem, notYet, readCampaignItem, readCampaignRun } from '../shared/campaign/options';
+import type { CampaignItem } from '../shared/campaign/options';
+import { decideNextCall, noCall, readRetryPolicy } from '../shared/campaign/retryPolicy';
+import type { RetryPolicy } from '../shared/campaign/retryPolicy';
 
 /*
  * Assistant Platform Call and Wait, on n8n's own wait-and-resume (docs/assumptions.md):

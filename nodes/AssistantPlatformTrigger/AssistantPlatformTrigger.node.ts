@@ -10,13 +10,13 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes, webhookDescriptionFields } from 'n8n-workflow';
 
-import { PORTAL_CREDENTIAL } from '../shared/constants';
-import { MAX_JSON_DEPTH, redactSecrets } from '../shared/redact';
-import { callResultFields, parseCallResult } from '../shared/callResult';
-import { assertSupportedN8n } from '../shared/n8nSupport';
-import { isObject } from '../shared/object';
-import { searchAssistants } from '../shared/searchAssistants';
-import { callbackBodyTooLarge, refuse } from '../shared/webhookReply';
+import { PORTAL_CREDENTIAL } from '../shared/core/constants';
+import { MAX_JSON_DEPTH, redactSecrets } from '../shared/core/redact';
+import { callResultFields, parseCallResult } from '../shared/calls/callResult';
+import { assertSupportedN8n } from '../shared/n8n/n8nSupport';
+import { isObject } from '../shared/core/object';
+import { searchAssistants } from '../shared/descriptions/searchAssistants';
+import { callbackBodyTooLarge, refuse } from '../shared/n8n/webhookReply';
 
 import { triggerProperties } from './description';
 import type { EventName } from './events';

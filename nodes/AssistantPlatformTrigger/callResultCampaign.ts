@@ -1,10 +1,10 @@
 import type { IDataObject, INode } from 'n8n-workflow';
 
-import { normalizeDialStatus } from '../shared/dialStatuses';
-import { splitList } from '../shared/text';
-import { parseContextQuery } from '../shared/resultContext';
-import { decideNextCall, noCall, readRetryPolicy } from '../shared/retryPolicy';
-import type { NextCall } from '../shared/retryPolicy';
+import { normalizeDialStatus } from '../shared/calls/dialStatuses';
+import { splitList } from '../shared/core/text';
+import { parseContextQuery } from '../shared/campaign/resultContext';
+import { decideNextCall, noCall, readRetryPolicy } from '../shared/campaign/retryPolicy';
+import type { NextCall } from '../shared/campaign/retryPolicy';
 
 /*
  * What the trigger adds to a Call Result: the attempt and Result Context the placement put in the Call

@@ -1,12 +1,12 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { assistantLocator } from '../shared/descriptions';
-import { schemaPropertyFields } from '../shared/extractionSchema';
+import { assistantLocator } from '../shared/descriptions/fields';
+import { schemaPropertyFields } from '../shared/descriptions/extractionSchema';
 
 import { REGISTRABLE_EVENTS } from './events';
 import { DEFAULT_REPEAT_WINDOW_MINUTES } from './repeats';
-import { DIAL_STATUSES, DIAL_STATUS_MEANING } from '../shared/dialStatuses';
-import { retryPolicyProperty } from '../shared/retryPolicy';
+import { DIAL_STATUSES, DIAL_STATUS_MEANING } from '../shared/calls/dialStatuses';
+import { retryPolicyProperty } from '../shared/campaign/retryPolicy';
 
 const REGISTRABLE = { events: REGISTRABLE_EVENTS };
 const REGISTERING = { ...REGISTRABLE, registerOnPublish: [true] };

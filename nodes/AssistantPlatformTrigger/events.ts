@@ -1,8 +1,8 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import type { Parsed } from '../shared/callResult';
-import { isObject } from '../shared/object';
-import { MAX_CALLBACK_BODY_BYTES } from '../shared/webhookReply';
+import type { Parsed } from '../shared/calls/callResult';
+import { isObject } from '../shared/core/object';
+import { MAX_CALLBACK_BODY_BYTES } from '../shared/n8n/webhookReply';
 
 /** The three events, their option values and the last path segment of their URL. */
 export const EVENTS = [
@@ -24,7 +24,7 @@ export function slugOf(event: EventName): string {
 	return EVENTS.find((e) => e.value === event)!.slug;
 }
 
-/** Largest body accepted (1 MiB, the one bound of every callback: nodes/shared/webhookReply.ts). */
+/** Largest body accepted (1 MiB, the one bound of every callback: nodes/shared/n8n/webhookReply.ts). */
 export const MAX_BODY_BYTES = MAX_CALLBACK_BODY_BYTES;
 
 /**

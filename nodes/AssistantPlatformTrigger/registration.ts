@@ -1,9 +1,9 @@
 import type { IDataObject, IHookFunctions, INode } from 'n8n-workflow';
 
-import { portalRequest } from '../shared/transport';
-import { assertPathId, invalid, numberField, textField } from '../shared/validation';
-import type { SchemaProperty } from '../shared/extractionSchema';
-import { clearedExtraction, readExtractionSchema } from '../shared/extractionSchema';
+import { portalRequest } from '../shared/transport/request';
+import { assertPathId, invalid, numberField, textField } from '../shared/core/validation';
+import type { SchemaProperty } from '../shared/descriptions/extractionSchema';
+import { clearedExtraction, readExtractionSchema } from '../shared/descriptions/extractionSchema';
 
 import type { EventName } from './events';
 import { EVENTS, REGISTRABLE_EVENTS, slugOf } from './events';

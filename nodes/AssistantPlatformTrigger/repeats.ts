@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { isInternalId } from '../shared/callResult';
-import { textDigest } from '../shared/hash';
+import { isInternalId } from '../shared/calls/callResult';
+import { textDigest } from '../shared/core/hash';
 
 import type { EventName } from './events';
 

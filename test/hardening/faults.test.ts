@@ -14,7 +14,7 @@
  */
 import type { ILoadOptionsFunctions, INodeListSearchResult, INodePropertyOptions } from 'n8n-workflow';
 
-import { READ_RETRIES } from '../../nodes/shared/constants';
+import { READ_RETRIES } from '../../nodes/shared/core/constants';
 import type { FaultSpec, JournalEntry } from '../../sandbox';
 import type { RunResult } from '../harness/engine';
 import { startSandbox } from '../harness/sandbox';

@@ -12,7 +12,7 @@ import { runNode } from '../harness/engine';
 import type { RunOptions } from '../harness/engine';
 import { useHostile } from '../harness/hostile';
 import { loadOptionsContext } from '../node/runtime-helpers';
-import { portalRequest } from '../../nodes/shared/transport';
+import { portalRequest } from '../../nodes/shared/transport/request';
 
 import { prepare, prepared } from './targets';
 import { FREE_DEMO_NUMBER as CALLER } from '../../sandbox';
@@ -161,7 +161,7 @@ describe('Additional Fields (JSON) cannot bypass the checks', () => {
 });
 
 describe('a 2xx without an internal_id is never a placed call', () => {
-	// The *Id variants: the same internal_id rule as the call-result post (nodes/shared/callResult.ts isInternalId).
+	// The *Id variants: the same internal_id rule as the call-result post (nodes/shared/calls/callResult.ts isInternalId).
 	test.each(['emptyObject', 'emptyBody', 'noContent', 'html', 'error200', 'roundedId', 'fractionalId', 'longId'] as const)('%s: outcome unknown', async (variant) => {
 		fx.hostile.rule({ method: 'POST', path: '/webhook/outbound_call', behave: { kind: 'nonAccept', variant } });
 		const { error, items } = await run(placeCall(), { continueOnFail: true });

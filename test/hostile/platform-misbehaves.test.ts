@@ -27,7 +27,7 @@
  */
 import type { INodeExecutionData } from 'n8n-workflow';
 
-import { DEFAULT_MAX_PAGES } from '../../nodes/shared/constants';
+import { DEFAULT_MAX_PAGES } from '../../nodes/shared/core/constants';
 import type { Behaviour } from '../harness/hostile';
 import { useHostile } from '../harness/hostile';
 import { logLines, scannable } from '../harness/secretsGuard';

@@ -8,7 +8,7 @@
  */
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
-import { CONTROL_TABLE, STATE_COLUMNS } from '../../nodes/shared/campaignTable';
+import { CONTROL_TABLE, STATE_COLUMNS } from '../../nodes/shared/campaign/contactsTable';
 import { FREE_DEMO_NUMBER, SAVED_AUTH_NAME } from '../../sandbox';
 import { runNode } from '../harness/engine';
 import type { HostileFixture } from '../harness/hostile';

@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { unknownOutcomeMessage, withoutRetryAdvice } from '../../nodes/shared/placementMessages';
+import { unknownOutcomeMessage, withoutRetryAdvice } from '../../nodes/shared/calls/messages';
 import { runAgent } from '../harness/agent';
 import type { ToolCall } from '../harness/agent';
 import { runNode } from '../harness/engine';

@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { AssistantPlatformCallAndWait } from '../../nodes/AssistantPlatformCallAndWait/AssistantPlatformCallAndWait.node';
-import { LIMIT_TABLE } from '../../nodes/shared/callLimit';
+import { LIMIT_TABLE } from '../../nodes/shared/calls/callLimit';
 import { runAgent, TOOL_TYPE } from '../harness/agent';
 import type { ToolCall } from '../harness/agent';
 import { registerNodeType, runNode } from '../harness/engine';

@@ -2,8 +2,8 @@ import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import type { FaultSpec } from '../../sandbox';
 import { maxInFlight } from '../../sandbox';
-import type { DialerHooks } from '../../nodes/shared/callsInFlight';
-import { dialWithCap, MAX_FAILED_STATUS_READS } from '../../nodes/shared/callsInFlight';
+import type { DialerHooks } from '../../nodes/AssistantPlatform/resources/outboundCall/callsInFlight';
+import { dialWithCap, MAX_FAILED_STATUS_READS } from '../../nodes/AssistantPlatform/resources/outboundCall/callsInFlight';
 import { runNode } from '../harness/engine';
 import type { RunOptions } from '../harness/engine';
 import { assistantKeysOf, callerAssistant, startSandbox } from '../harness/sandbox';

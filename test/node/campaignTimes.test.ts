@@ -2,7 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { getGlobalState, setGlobalState } from 'n8n-workflow';
 
 import { AssistantPlatformCallAndWait } from '../../nodes/AssistantPlatformCallAndWait/AssistantPlatformCallAndWait.node';
-import { readDateTime } from '../../nodes/shared/callingHours';
+import { readDateTime } from '../../nodes/shared/campaign/callingHours';
 import { registerNodeType, runNode } from '../harness/engine';
 import { runUntilWait, startResumeServer } from '../harness/resume';
 import type { ResumeServer } from '../harness/resume';

@@ -365,8 +365,8 @@ describe('docs: the checks catch what they must', () => {
 	});
 
 	it('reports a name missing from the file it is cited with, and an unknown function', () => {
-		expect(namesNotInTheirFile(doc, 'The walk is `walkList` in `nodes/shared/transport.ts`.')).toEqual([
-			{ doc, what: '`walkList` is not in `nodes/shared/transport.ts`' },
+		expect(namesNotInTheirFile(doc, 'The walk is `walkList` in `nodes/shared/transport/request.ts`.')).toEqual([
+			{ doc, what: '`walkList` is not in `nodes/shared/transport/request.ts`' },
 		]);
 		expect(unknownIdentifiers(doc, 'Each page goes through `walkPages` and `platformRequest`.')).toEqual([
 			{ doc, what: '`walkPages`: not found in the source' },

@@ -119,7 +119,7 @@ describe('rooms: what imports what under nodes/', () => {
 		const edges = importEdges();
 		expect(edges).toContainEqual({
 			from: 'nodes/AssistantPlatformCallAndWait/placeCallAndWait.ts',
-			to: 'nodes/shared/callResult',
+			to: 'nodes/shared/calls/callResult',
 		});
 		expect(edges.length).toBeGreaterThan(100);
 	});

@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 
 import type { IDataObject } from 'n8n-workflow';
 
-import { MAX_JSON_DEPTH } from '../../nodes/shared/redact';
+import { MAX_JSON_DEPTH } from '../../nodes/shared/core/redact';
 import { registerSecret } from '../harness/secretsGuard';
 import type { TriggerHarness } from '../harness/webhook';
 import { post, startTrigger } from '../harness/webhook';

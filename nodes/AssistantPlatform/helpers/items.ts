@@ -8,7 +8,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { readBatching, runInBatches } from '../../shared/batches';
+import { readBatching, runInBatches } from './batches';
 
 /** The parameters of one input item: what the code that reads and checks parameters needs. */
 export interface ItemScope {

@@ -1,13 +1,13 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, NodeOutput } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { DEFAULT_MAX_LIST_MB, DEFAULT_MAX_PAGES, MAX_EMPTY_PAGES, MAX_PAGE_SIZE, MB } from '../../shared/constants';
-import type { PlatformResponse, RequestContext, SizeLimit } from '../../shared/transport';
-import { AnswerTooLargeError, portalBaseUrl, portalRequest } from '../../shared/transport';
-import { textDigest } from '../../shared/hash';
-import { readHasMore } from '../../shared/pageMeta';
-import { formatMb } from '../../shared/text';
-import { assertIntegerInRange, assertPageSize, invalid, kindOf } from '../../shared/validation';
+import { DEFAULT_MAX_LIST_MB, DEFAULT_MAX_PAGES, MAX_EMPTY_PAGES, MAX_PAGE_SIZE, MB } from '../../shared/core/constants';
+import type { PlatformResponse, RequestContext, SizeLimit } from '../../shared/transport/request';
+import { AnswerTooLargeError, portalBaseUrl, portalRequest } from '../../shared/transport/request';
+import { textDigest } from '../../shared/core/hash';
+import { readHasMore } from '../../shared/transport/pageMeta';
+import { formatMb } from '../../shared/core/text';
+import { assertIntegerInRange, assertPageSize, invalid, kindOf } from '../../shared/core/validation';
 
 import type { ItemScope } from './items';
 import { forEachItem, itemScope } from './items';

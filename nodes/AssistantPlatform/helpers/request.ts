@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, IHttpRequestOptions, INodeExecutionData } from 'n8n-workflow';
 
-import { portalRequest } from '../../shared/transport';
-import { assertPathId, invalid, kindOf, parseJsonObject } from '../../shared/validation';
+import { portalRequest } from '../../shared/transport/request';
+import { assertPathId, invalid, kindOf, parseJsonObject } from '../../shared/core/validation';
 
 import type { ItemScope } from './items';
 

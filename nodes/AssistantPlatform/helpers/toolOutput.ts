@@ -1,10 +1,10 @@
 import type { IDataObject, INodeExecutionData, NodeOutput } from 'n8n-workflow';
 
-import { isKeyField, replaceFields } from '../../shared/assistantKey';
-import { dialStatusInWords } from '../../shared/dialStatuses';
-import { redactSecrets } from '../../shared/redact';
-import { isObject } from '../../shared/object';
-import { acceptedCallMessage } from '../../shared/placementMessages';
+import { isKeyField, replaceFields } from './assistantKey';
+import { dialStatusInWords } from '../../shared/calls/dialStatuses';
+import { redactSecrets } from '../../shared/core/redact';
+import { isObject } from '../../shared/core/object';
+import { acceptedCallMessage } from '../../shared/calls/messages';
 
 /*
  * What the model of an AI agent reads back from a tool is the tool's output: n8n hands it the JSON of every output

@@ -1,7 +1,7 @@
 import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
 
-import { listSearchCursor } from '../../shared/pageMeta';
-import { portalRequest } from '../../shared/transport';
+import { listSearchCursor } from '../../shared/transport/pageMeta';
+import { portalRequest } from '../../shared/transport/request';
 
 /** Pages through RAG collections for the collection picker; the filter matches names locally. */
 export async function searchRagCollections(

@@ -1,8 +1,8 @@
 import type { IExecuteFunctions, INodeProperties, NodeOutput } from 'n8n-workflow';
 
-import { protectAssistantKeys } from '../../../shared/assistantKey';
-import { additionalFieldsJson } from '../../../shared/descriptions';
-import { assertNonEmpty, textField } from '../../../shared/validation';
+import { protectAssistantKeys } from '../../helpers/assistantKey';
+import { additionalFieldsJson } from '../../../shared/descriptions/fields';
+import { assertNonEmpty, textField } from '../../../shared/core/validation';
 import { forEachItem, itemScope } from '../../helpers/items';
 import { managementRequest, withAdditionalFields } from '../../helpers/request';
 

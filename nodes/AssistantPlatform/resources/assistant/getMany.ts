@@ -1,9 +1,9 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import { listProperties } from '../../../shared/descriptions';
+import { listProperties } from '../../../shared/descriptions/fields';
 import type { ItemScope } from '../../helpers/items';
 import { listOperation } from '../../helpers/lists';
-import { textField } from '../../../shared/validation';
+import { textField } from '../../../shared/core/validation';
 
 const show = { resource: ['assistant'], operation: ['getAll'] };
 

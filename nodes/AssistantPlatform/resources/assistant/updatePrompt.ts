@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeProperties, NodeOutput } from 'n8n-workflow';
 
-import { additionalFieldsJson, assistantLocator } from '../../../shared/descriptions';
-import { assertNonEmpty } from '../../../shared/validation';
+import { additionalFieldsJson, assistantLocator } from '../../../shared/descriptions/fields';
+import { assertNonEmpty } from '../../../shared/core/validation';
 import { forEachItem, itemScope } from '../../helpers/items';
 import { managementRequest, resolvePath, withAdditionalFields } from '../../helpers/request';
 

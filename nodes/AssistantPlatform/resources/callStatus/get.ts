@@ -8,15 +8,15 @@ import type {
 } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { isToolRun } from '../../../shared/agentTool';
-import { readPlatformError } from '../../../shared/errors';
+import { isToolRun } from '../../../shared/n8n/agentTool';
+import { readPlatformError } from '../../../shared/transport/errors';
 import { asNodeError } from '../../helpers/items';
-import type { RequestSettings } from '../../../shared/transport';
-import { outboundBaseUrl, readRequestSettings } from '../../../shared/transport';
-import { assertPathId, invalid } from '../../../shared/validation';
-import { readBatching, runInBatches } from '../../../shared/batches';
-import { callResultFields, statusRecordItem as statusItem } from '../../../shared/callResult';
-import { pollStatus, readStatusOnce, STATUS_POLL_MAX_DELAY_MS } from '../../../shared/statusPoll';
+import type { RequestSettings } from '../../../shared/transport/request';
+import { outboundBaseUrl, readRequestSettings } from '../../../shared/transport/request';
+import { assertPathId, invalid } from '../../../shared/core/validation';
+import { readBatching, runInBatches } from '../../helpers/batches';
+import { callResultFields, statusRecordItem as statusItem } from '../../../shared/calls/callResult';
+import { pollStatus, readStatusOnce, STATUS_POLL_MAX_DELAY_MS } from '../../../shared/calls/statusPoll';
 
 const show = { resource: ['callStatus'], operation: ['get'] };
 const showWait = { ...show, waitForRecord: [true] };

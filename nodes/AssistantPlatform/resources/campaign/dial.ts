@@ -1,24 +1,24 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, sleep } from 'n8n-workflow';
 
-import type { ContactRow, ContactsTable } from '../../../shared/campaignTable';
-import { activateNewRows, asContact, campaignStatus, changeRow, openContactsTable, rowsInState } from '../../../shared/campaignTable';
-import { isOpen, nextOpening } from '../../../shared/callingHours';
-import type { DurableCallLimit } from '../../../shared/callLimit';
-import { dialLease, readCallLimit } from '../../../shared/callLimit';
-import { forEachRow, writeToken } from '../../../shared/dataTables';
-import { outboundApi } from '../../../shared/outbound';
-import type { Placement } from '../../../shared/placement';
-import { credentialAssistantKey, outcomeOf, placedItem, readPlacement, refuseAutomaticRetry } from '../../../shared/placement';
-import { markNoCallPlaced } from '../../../shared/placementMessages';
-import type { RetryPolicy } from '../../../shared/retryPolicy';
-import { readRetryPolicy } from '../../../shared/retryPolicy';
-import type { RequestSettings } from '../../../shared/transport';
-import { outboundBaseUrl, readRequestSettings } from '../../../shared/transport';
+import type { ContactRow, ContactsTable } from '../../../shared/campaign/contactsTable';
+import { activateNewRows, asContact, campaignStatus, changeRow, openContactsTable, rowsInState } from '../../../shared/campaign/contactsTable';
+import { isOpen, nextOpening } from '../../../shared/campaign/callingHours';
+import type { DurableCallLimit } from '../../../shared/calls/callLimit';
+import { dialLease, readCallLimit } from '../../../shared/calls/callLimit';
+import { forEachRow, writeToken } from '../../../shared/transport/dataTables';
+import { outboundApi } from '../../../shared/transport/outbound';
+import type { Placement } from '../../../shared/calls/placement';
+import { credentialAssistantKey, outcomeOf, placedItem, readPlacement, refuseAutomaticRetry } from '../../../shared/calls/placement';
+import { markNoCallPlaced } from '../../../shared/calls/messages';
+import type { RetryPolicy } from '../../../shared/campaign/retryPolicy';
+import { readRetryPolicy } from '../../../shared/campaign/retryPolicy';
+import type { RequestSettings } from '../../../shared/transport/request';
+import { outboundBaseUrl, readRequestSettings } from '../../../shared/transport/request';
 
 import type { DialSettings } from './fields';
 import { CONTACTS_TABLE_FIELD, contactWindow, dialProperties, readDialSettings } from './fields';
-import { placementProperties } from '../../../shared/placementFields';
+import { placementProperties } from '../../../shared/descriptions/placementFields';
 import type { NoRecordReads } from './reconcile';
 import { reconcile } from './reconcile';
 

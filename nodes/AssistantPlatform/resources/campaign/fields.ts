@@ -1,11 +1,12 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import type { CallingWindow } from '../../../shared/callingHours';
-import { readCallingWindow } from '../../../shared/callingHours';
-import { CALLING_WINDOW_FIELDS } from '../../../shared/campaign';
-import { retryPolicyProperty } from '../../../shared/retryPolicy';
-import { assertNotFromModel, readAllowedDestinations } from '../../../shared/guardrails';
-import { assertIntegerInRange, invalid, numberField, textField } from '../../../shared/validation';
+import type { CallingWindow } from '../../../shared/campaign/callingHours';
+import { readCallingWindow } from '../../../shared/campaign/callingHours';
+import { CALLING_WINDOW_FIELDS } from '../../../shared/campaign/options';
+import { retryPolicyProperty } from '../../../shared/campaign/retryPolicy';
+import { readAllowedDestinations } from '../../../shared/calls/allowedDestinations';
+import { assertNotFromModel } from '../../../shared/n8n/agentTool';
+import { assertIntegerInRange, invalid, numberField, textField } from '../../../shared/core/validation';
 
 /** The fields the Campaign operations share, and their readers. */
 

@@ -1,9 +1,9 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import type { ContactsTable } from '../../../shared/campaignTable';
-import { asContact, rowsInState } from '../../../shared/campaignTable';
-import type { RetryPolicy } from '../../../shared/retryPolicy';
-import type { RequestSettings } from '../../../shared/transport';
+import type { ContactsTable } from '../../../shared/campaign/contactsTable';
+import { asContact, rowsInState } from '../../../shared/campaign/contactsTable';
+import type { RetryPolicy } from '../../../shared/campaign/retryPolicy';
+import type { RequestSettings } from '../../../shared/transport/request';
 
 import type { DialSettings } from './fields';
 import { applyResult, markUnknown, readRecord } from './results';

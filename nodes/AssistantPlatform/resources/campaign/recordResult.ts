@@ -1,14 +1,14 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { asContact, openContactsTable } from '../../../shared/campaignTable';
-import type { ContactsTable } from '../../../shared/campaignTable';
-import { readRows } from '../../../shared/dataTables';
-import { normalizeDialStatus } from '../../../shared/dialStatuses';
-import type { RetryPolicy } from '../../../shared/retryPolicy';
-import { readRetryPolicy } from '../../../shared/retryPolicy';
-import type { RequestSettings } from '../../../shared/transport';
-import { outboundBaseUrl, readRequestSettings } from '../../../shared/transport';
-import { textField } from '../../../shared/validation';
+import { asContact, openContactsTable } from '../../../shared/campaign/contactsTable';
+import type { ContactsTable } from '../../../shared/campaign/contactsTable';
+import { readRows } from '../../../shared/transport/dataTables';
+import { normalizeDialStatus } from '../../../shared/calls/dialStatuses';
+import type { RetryPolicy } from '../../../shared/campaign/retryPolicy';
+import { readRetryPolicy } from '../../../shared/campaign/retryPolicy';
+import type { RequestSettings } from '../../../shared/transport/request';
+import { outboundBaseUrl, readRequestSettings } from '../../../shared/transport/request';
+import { textField } from '../../../shared/core/validation';
 
 import { CONTACTS_TABLE_FIELD } from './fields';
 import { applyResult, markUnknown, readRecord } from './results';

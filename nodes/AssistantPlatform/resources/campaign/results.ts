@@ -1,14 +1,14 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import type { ContactRow, ContactsTable } from '../../../shared/campaignTable';
-import { changeRow } from '../../../shared/campaignTable';
-import { acceptanceContradiction } from '../../../shared/acceptance';
-import { normalizeDialStatus } from '../../../shared/dialStatuses';
-import { notTheRecord } from '../../../shared/callResult';
-import type { RetryPolicy } from '../../../shared/retryPolicy';
-import { decideNextCall } from '../../../shared/retryPolicy';
-import type { RequestSettings } from '../../../shared/transport';
-import { readStatusOnce, statusRecordLimit } from '../../../shared/statusPoll';
+import type { ContactRow, ContactsTable } from '../../../shared/campaign/contactsTable';
+import { changeRow } from '../../../shared/campaign/contactsTable';
+import { acceptanceContradiction } from '../../../shared/calls/acceptance';
+import { normalizeDialStatus } from '../../../shared/calls/dialStatuses';
+import { notTheRecord } from '../../../shared/calls/callResult';
+import type { RetryPolicy } from '../../../shared/campaign/retryPolicy';
+import { decideNextCall } from '../../../shared/campaign/retryPolicy';
+import type { RequestSettings } from '../../../shared/transport/request';
+import { readStatusOnce, statusRecordLimit } from '../../../shared/calls/statusPoll';
 
 /*
  * A call's result applied to its contact, once: only a row still "placed" with the same internalId changes (a

@@ -1,8 +1,8 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import type { CampaignStatus } from '../../../shared/campaignTable';
-import { campaignStatus, openContactsTable, setCampaignStatus } from '../../../shared/campaignTable';
+import type { CampaignStatus } from '../../../shared/campaign/contactsTable';
+import { campaignStatus, openContactsTable, setCampaignStatus } from '../../../shared/campaign/contactsTable';
 
 import { CONTACTS_TABLE_FIELD } from './fields';
 

@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { CAMPAIGN_STATES, campaignStatus, eachRow } from '../../../shared/campaignTable';
+import { CAMPAIGN_STATES, campaignStatus, eachRow } from '../../../shared/campaign/contactsTable';
 
 import { table } from './status';
 

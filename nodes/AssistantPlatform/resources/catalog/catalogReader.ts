@@ -1,9 +1,9 @@
 import type { IDataObject, INodePropertyOptions } from 'n8n-workflow';
 
 import { readWholeList } from '../../helpers/lists';
-import type { RequestContext } from '../../../shared/transport';
-import { portalRequest } from '../../../shared/transport';
-import { invalid } from '../../../shared/validation';
+import type { RequestContext } from '../../../shared/transport/request';
+import { portalRequest } from '../../../shared/transport/request';
+import { invalid } from '../../../shared/core/validation';
 
 /** Provider kinds: the four runtime slots of an assistant (also the catalog path segment). */
 export const PROVIDER_KINDS = ['tts', 'asr', 'llm', 'audio-to-audio'];

@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { listProperties } from '../../../shared/descriptions';
+import { listProperties } from '../../../shared/descriptions/fields';
 import { listOperation } from '../../helpers/lists';
 import { showOperations } from '../../helpers/module';
 

@@ -5,7 +5,7 @@ import type {
 	INodePropertyOptions,
 } from 'n8n-workflow';
 
-import { textField } from '../../../shared/validation';
+import { textField } from '../../../shared/core/validation';
 
 import { assertProviderKind, readProviders, readToolCatalog } from './catalogReader';
 

@@ -7,14 +7,14 @@ import type {
 	NodeOutput,
 } from 'n8n-workflow';
 
-import { protectAssistantKeys } from '../../../shared/assistantKey';
-import { listProperties } from '../../../shared/descriptions';
+import { protectAssistantKeys } from '../../helpers/assistantKey';
+import { listProperties } from '../../../shared/descriptions/fields';
 import type { ItemScope } from '../../helpers/items';
 import { forEachItem, itemScope } from '../../helpers/items';
 import { readListItems, readPageWalkOptions } from '../../helpers/lists';
 import { toItems } from '../../helpers/request';
-import { portalBaseUrl, portalRequest } from '../../../shared/transport';
-import { assertNonEmpty, invalid } from '../../../shared/validation';
+import { portalBaseUrl, portalRequest } from '../../../shared/transport/request';
+import { assertNonEmpty, invalid } from '../../../shared/core/validation';
 
 export const RESOURCE = 'customApiRequest';
 const show = { resource: [RESOURCE], operation: ['request'] };

@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { callsPerRunProperty } from '../../../shared/guardrails';
+import { callsPerRunProperty } from '../../../shared/agent/callsPerRun';
 import type { ResourceModule } from '../../helpers/module';
 
 import * as placeCall from './placeCall';

@@ -1,12 +1,12 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { asNodeError } from '../../helpers/items';
-import { outboundBaseUrl, readRequestSettings, retryAfterMs } from '../../../shared/transport';
-import { placementProperties } from '../../../shared/placementFields';
-import { readBatching, runInBatches } from '../../../shared/batches';
-import { outboundApi } from '../../../shared/outbound';
+import { outboundBaseUrl, readRequestSettings, retryAfterMs } from '../../../shared/transport/request';
+import { placementProperties } from '../../../shared/descriptions/placementFields';
+import { readBatching, runInBatches } from '../../helpers/batches';
+import { outboundApi } from '../../../shared/transport/outbound';
 
-import type { Outcome, Placement } from '../../../shared/placement';
+import type { Outcome, Placement } from '../../../shared/calls/placement';
 import {
 	credentialAssistantKey,
 	describeOutcome,
@@ -15,14 +15,14 @@ import {
 	placedItem,
 	readPlacement,
 	refuseAutomaticRetry,
-} from '../../../shared/placement';
-import { markNoCallPlaced } from '../../../shared/placementMessages';
-import { agentRunCallSlots } from '../../../shared/guardrails';
-import type { LimitPlace } from '../../../shared/callLimit';
-import { readCallLimit } from '../../../shared/callLimit';
-import type { PlaceResult } from '../../../shared/callsInFlight';
+} from '../../../shared/calls/placement';
+import { markNoCallPlaced } from '../../../shared/calls/messages';
+import { agentRunCallSlots } from '../../../shared/agent/callsPerRun';
+import type { LimitPlace } from '../../../shared/calls/callLimit';
+import { readCallLimit } from '../../../shared/calls/callLimit';
+import type { PlaceResult } from './callsInFlight';
 
-import { PlaceCallCampaign } from './campaign';
+import { PlaceCallCampaign } from './campaignRound';
 
 export const description: INodeProperties[] = placementProperties({ resource: ['outboundCall'], operation: ['placeCall'] }, 'placeCall');
 

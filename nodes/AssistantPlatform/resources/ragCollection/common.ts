@@ -11,10 +11,10 @@ import {
 	CHUNK_SIZE_MAX,
 	CHUNK_SIZE_MIN,
 	STORAGE_ALLOWANCE_BYTES,
-} from '../../../shared/constants';
+} from '../../../shared/core/constants';
 import type { ItemScope } from '../../helpers/items';
 import { showOperations } from '../../helpers/module';
-import { assertAcceptedFileType, assertRagId, invalid, optionField } from '../../../shared/validation';
+import { assertAcceptedFileType, assertRagId, invalid, optionField } from '../../../shared/core/validation';
 
 export const RESOURCE = 'ragCollection';
 

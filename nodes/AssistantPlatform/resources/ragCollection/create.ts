@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties, NodeOutput } from 'n8n-workflow';
 
-import { additionalFieldsJson } from '../../../shared/descriptions';
-import { assertNonEmpty, textField } from '../../../shared/validation';
+import { additionalFieldsJson } from '../../../shared/descriptions/fields';
+import { assertNonEmpty, textField } from '../../../shared/core/validation';
 import { forEachItem, itemScope } from '../../helpers/items';
 import { managementRequest, withAdditionalFields } from '../../helpers/request';
 

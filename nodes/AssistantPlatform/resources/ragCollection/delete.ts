@@ -1,6 +1,6 @@
 import type { IExecuteFunctions, INodeProperties, NodeOutput } from 'n8n-workflow';
 
-import { ragCollectionLocator } from '../../../shared/descriptions';
+import { ragCollectionLocator } from '../../../shared/descriptions/fields';
 
 import { forEachItem, itemScope } from '../../helpers/items';
 import { managementRequest } from '../../helpers/request';

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties, NodeOutput } from 'n8n-workflow';
 
-import { CHUNK_SIZE_DEFAULT } from '../../../shared/constants';
-import { additionalFieldsJson, ragCollectionLocator } from '../../../shared/descriptions';
+import { CHUNK_SIZE_DEFAULT } from '../../../shared/core/constants';
+import { additionalFieldsJson, ragCollectionLocator } from '../../../shared/descriptions/fields';
 import {
 	assertAcceptedFileType,
 	assertChunkSize,
@@ -9,7 +9,7 @@ import {
 	invalid,
 	optionField,
 	parseJsonObject,
-} from '../../../shared/validation';
+} from '../../../shared/core/validation';
 import { forEachItem } from '../../helpers/items';
 import { managementRequest } from '../../helpers/request';
 

@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { listProperties, ragCollectionLocator } from '../../../shared/descriptions';
+import { listProperties, ragCollectionLocator } from '../../../shared/descriptions/fields';
 import { listOperation } from '../../helpers/lists';
 
 import { ragPathOf, showFor } from './common';

@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeProperties, NodeOutput } from 'n8n-workflow';
 
 import { forEachItem } from '../../helpers/items';
-import { assertNonEmpty } from '../../../shared/validation';
+import { assertNonEmpty } from '../../../shared/core/validation';
 
 import { showFor } from './common';
 import { readUpload, readWaitSettings, waitForUpload, waitProperties } from './waitForUpload';

@@ -1,12 +1,12 @@
 import type { IExecuteFunctions, INodeProperties, NodeOutput } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { CHUNK_SIZE_DEFAULT } from '../../../shared/constants';
-import { additionalFieldsJson, ragCollectionLocator } from '../../../shared/descriptions';
+import { CHUNK_SIZE_DEFAULT } from '../../../shared/core/constants';
+import { additionalFieldsJson, ragCollectionLocator } from '../../../shared/descriptions/fields';
 import { forEachItem } from '../../helpers/items';
-import { portalRequest } from '../../../shared/transport';
-import { assertChunkSize, parseJsonObject } from '../../../shared/validation';
-import { asObject } from '../../../shared/object';
+import { portalRequest } from '../../../shared/transport/request';
+import { assertChunkSize, parseJsonObject } from '../../../shared/core/validation';
+import { asObject } from '../../../shared/core/object';
 
 import {
 	assertWithinAllowance,

@@ -1,9 +1,9 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, sleep } from 'n8n-workflow';
 
-import { portalRequest } from '../../../shared/transport';
-import { assertIntegerInRange } from '../../../shared/validation';
-import { asObject } from '../../../shared/object';
+import { portalRequest } from '../../../shared/transport/request';
+import { assertIntegerInRange } from '../../../shared/core/validation';
+import { asObject } from '../../../shared/core/object';
 
 import type { Show } from './common';
 

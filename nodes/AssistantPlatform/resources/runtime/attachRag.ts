@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeProperties, NodeOutput } from 'n8n-workflow';
 
-import { assistantLocator, ragCollectionLocator } from '../../../shared/descriptions';
-import { assertRagId } from '../../../shared/validation';
+import { assistantLocator, ragCollectionLocator } from '../../../shared/descriptions/fields';
+import { assertRagId } from '../../../shared/core/validation';
 import { forEachItem, itemScope } from '../../helpers/items';
 
 import { assistantPath, patchRuntime, showFor } from './common';

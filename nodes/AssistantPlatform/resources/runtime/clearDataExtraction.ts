@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeProperties, NodeOutput } from 'n8n-workflow';
 
-import { assistantLocator } from '../../../shared/descriptions';
-import { clearedExtraction } from '../../../shared/extractionSchema';
+import { assistantLocator } from '../../../shared/descriptions/fields';
+import { clearedExtraction } from '../../../shared/descriptions/extractionSchema';
 import { forEachItem, itemScope } from '../../helpers/items';
 
 import { assistantPath, patchRuntime, showFor } from './common';

@@ -1,12 +1,12 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import { redactUrlFields } from '../../../shared/redact';
-import { assertHttpUrl, invalid, textField } from '../../../shared/validation';
+import { redactUrlFields } from '../../../shared/core/redact';
+import { assertHttpUrl, invalid, textField } from '../../../shared/core/validation';
 import type { ItemScope } from '../../helpers/items';
 import { showOperations } from '../../helpers/module';
 import { managementRequest, resolvePath, withAdditionalFields } from '../../helpers/request';
 
-export { readText, splitList } from '../../../shared/text';
+export { readText, splitList } from '../../../shared/core/text';
 
 export const showFor = showOperations('runtime');
 

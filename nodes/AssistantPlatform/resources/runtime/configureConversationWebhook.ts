@@ -1,6 +1,6 @@
 import type { IExecuteFunctions, INodeProperties, NodeOutput } from 'n8n-workflow';
 
-import { assistantLocator } from '../../../shared/descriptions';
+import { assistantLocator } from '../../../shared/descriptions/fields';
 import { forEachItem, itemScope } from '../../helpers/items';
 
 import { assistantPath, patchRuntime, readHookSwitch, showFor } from './common';

@@ -1,8 +1,8 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties, NodeOutput } from 'n8n-workflow';
 
-import { assistantLocator } from '../../../shared/descriptions';
-import { assertHttpUrl } from '../../../shared/validation';
-import { readExtractionSchema, schemaPropertyFields } from '../../../shared/extractionSchema';
+import { assistantLocator } from '../../../shared/descriptions/fields';
+import { assertHttpUrl } from '../../../shared/core/validation';
+import { readExtractionSchema, schemaPropertyFields } from '../../../shared/descriptions/extractionSchema';
 import { forEachItem, itemScope } from '../../helpers/items';
 
 import { assistantPath, patchRuntime, showFor } from './common';

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties, NodeOutput } from 'n8n-workflow';
 
-import { assistantLocator } from '../../../shared/descriptions';
-import { invalid, kindOf, parseJsonObject } from '../../../shared/validation';
+import { assistantLocator } from '../../../shared/descriptions/fields';
+import { invalid, kindOf, parseJsonObject } from '../../../shared/core/validation';
 import type { ItemScope } from '../../helpers/items';
 import { forEachItem, itemScope } from '../../helpers/items';
 

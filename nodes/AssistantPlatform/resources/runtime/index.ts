@@ -1,6 +1,6 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-import { additionalFieldsJson } from '../../../shared/descriptions';
+import { additionalFieldsJson } from '../../../shared/descriptions/fields';
 import type { ResourceModule } from '../../helpers/module';
 
 import * as attachRag from './attachRag';

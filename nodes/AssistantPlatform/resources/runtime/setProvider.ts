@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties, NodeOutput } from 'n8n-workflow';
 
-import { assistantLocator } from '../../../shared/descriptions';
-import { assertNonEmpty, parseJsonObject, textField } from '../../../shared/validation';
+import { assistantLocator } from '../../../shared/descriptions/fields';
+import { assertNonEmpty, parseJsonObject, textField } from '../../../shared/core/validation';
 import { forEachItem, itemScope } from '../../helpers/items';
 import { assertProviderKind, providerKindOptions } from '../catalog/catalogReader';
 

@@ -1,8 +1,8 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties, NodeOutput } from 'n8n-workflow';
 
-import { TOOL_KINDS } from '../../../shared/constants';
-import { assistantLocator } from '../../../shared/descriptions';
-import { invalid, textField } from '../../../shared/validation';
+import { TOOL_KINDS } from '../../../shared/core/constants';
+import { assistantLocator } from '../../../shared/descriptions/fields';
+import { invalid, textField } from '../../../shared/core/validation';
 import type { ItemScope } from '../../helpers/items';
 import { forEachItem, itemScope } from '../../helpers/items';
 import type { BoundTool, CatalogTool } from '../catalog/catalogReader';

@@ -1,12 +1,12 @@
 import type { IDataObject, IDisplayOptions, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, sleep } from 'n8n-workflow';
 
-import { OUTBOUND_CREDENTIAL } from './constants';
-import { assertNotFromModel } from './guardrails';
-import { markNoCallPlaced, NO_CALL_PLACED } from './placementMessages';
-import type { Row } from './dataTables';
-import { ensureTable, insertRows, readRows, updateIfUnchanged } from './dataTables';
-import { assertIntegerInRange } from './validation';
+import { OUTBOUND_CREDENTIAL } from '../core/constants';
+import { assertNotFromModel } from '../n8n/agentTool';
+import { markNoCallPlaced, NO_CALL_PLACED } from './messages';
+import type { Row } from '../transport/dataTables';
+import { ensureTable, insertRows, readRows, updateIfUnchanged } from '../transport/dataTables';
+import { assertIntegerInRange } from '../core/validation';
 
 /*
  * Limit Calls Across Executions: at most Max Calls calls in any window of Per (Minutes), counted in n8n's

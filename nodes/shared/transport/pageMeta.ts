@@ -1,7 +1,7 @@
 import type { IDataObject, INode } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { kindOf } from './validation';
+import { kindOf } from '../core/validation';
 
 /**
  * meta.hasMore of a list page as the contract has it, a boolean, or what it was instead: a guess

@@ -1,5 +1,5 @@
 /**
- * One extraction-schema rule (nodes/shared/extractionSchema.ts) for its two users: the same property rows
+ * One extraction-schema rule (nodes/shared/descriptions/extractionSchema.ts) for its two users: the same property rows
  * go through Runtime → Configure Data Extraction and through the trigger's Extraction Schema on publish,
  * and are sent alike or refused alike, naming each node's own field; clearing sends the same body.
  */
@@ -7,11 +7,11 @@ import { randomBytes } from 'node:crypto';
 
 import type { IDataObject } from 'n8n-workflow';
 
-import { runNode } from '../harness/engine';
-import { useSandbox } from '../harness/sandbox';
-import { registerSecret } from '../harness/secretsGuard';
-import type { TriggerHarness } from '../harness/webhook';
-import { startTrigger } from '../harness/webhook';
+import { runNode } from '../../harness/engine';
+import { useSandbox } from '../../harness/sandbox';
+import { registerSecret } from '../../harness/secretsGuard';
+import type { TriggerHarness } from '../../harness/webhook';
+import { startTrigger } from '../../harness/webhook';
 
 const secret = randomBytes(24).toString('hex');
 registerSecret(secret);

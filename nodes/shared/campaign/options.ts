@@ -2,14 +2,14 @@ import type { IDataObject, IExecuteFunctions, INode, INodeProperties } from 'n8n
 
 import type { CallingWindow } from './callingHours';
 import { isIsoDateText, isOpen, nextOpening, readCallingWindow, readDateTime, WEEKDAYS } from './callingHours';
-import { isObject } from './object';
-import type { Placement } from './placement';
+import { isObject } from '../core/object';
+import type { Placement } from '../calls/placement';
 import type { NextCall } from './retryPolicy';
 import { deferredNextCall, noCall, retryPolicyProperty } from './retryPolicy';
 import type { ResultContext } from './resultContext';
 import { CONTEXT_RULES, MAX_ATTEMPT, readAttempt, readResultContext, urlWithContext } from './resultContext';
-import { REDACTED } from './redact';
-import { assertIntegerInRange, invalid, kindOf } from './validation';
+import { REDACTED } from '../core/redact';
+import { assertIntegerInRange, invalid, kindOf } from '../core/validation';
 
 /*
  * The Campaign options of a placement (Place Call, Call and Wait): the attempt and the Result Context

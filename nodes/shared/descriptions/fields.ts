@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { DEFAULT_MAX_LIST_MB, DEFAULT_MAX_PAGES, DEFAULT_MAX_RESPONSE_MB, MAX_PAGE_SIZE } from './constants';
+import { DEFAULT_MAX_LIST_MB, DEFAULT_MAX_PAGES, DEFAULT_MAX_RESPONSE_MB, MAX_PAGE_SIZE } from '../core/constants';
 
 type Show = { resource: string[]; operation: string[] };
 

@@ -1,6 +1,6 @@
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
-import { MAX_JSON_DEPTH } from './redact';
+import { MAX_JSON_DEPTH } from '../../shared/core/redact';
 
 /*
  * Which fields hold a key, defined once: a tool run strips every key field from what the model reads

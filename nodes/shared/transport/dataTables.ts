@@ -1,9 +1,9 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { N8N_API_CREDENTIAL } from './constants';
-import type { PlatformResponse } from './transport';
-import { platformRequest } from './transport';
+import { N8N_API_CREDENTIAL } from '../core/constants';
+import type { PlatformResponse } from './request';
+import { platformRequest } from './request';
 
 /*
  * n8n's Data Tables, the store of what must outlive one execution, reached through n8n's public API

@@ -1,9 +1,9 @@
 import type { IDataObject, INode, INodeProperties } from 'n8n-workflow';
 
-import { SCHEMA_TYPES } from './constants';
-import { invalid, kindOf, textField } from './validation';
+import { SCHEMA_TYPES } from '../core/constants';
+import { invalid, kindOf, textField } from '../core/validation';
 
-import { splitList } from './text';
+import { splitList } from '../core/text';
 
 /*
  * The extraction schema (PATCH .../runtime/hangup/schema), as Runtime → Configure Data Extraction

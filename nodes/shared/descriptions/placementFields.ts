@@ -1,9 +1,9 @@
 import type { IDisplayOptions, INodeProperties } from 'n8n-workflow';
 
-import { additionalFieldsJson } from './descriptions';
-import { campaignPlacementProperties } from './campaign';
-import { allowedDestinationsProperty } from './guardrails';
-import { callLimitProperties } from './callLimit';
+import { additionalFieldsJson } from './fields';
+import { campaignPlacementProperties } from '../campaign/options';
+import { allowedDestinationsProperty } from '../calls/allowedDestinations';
+import { callLimitProperties } from '../calls/callLimit';
 
 type Show = NonNullable<IDisplayOptions['show']>;
 

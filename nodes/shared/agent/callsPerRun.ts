@@ -1,78 +1,14 @@
-import type { IDataObject, IExecuteFunctions, INode, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
-import { isToolRun } from './agentTool';
-import { callCapReachedMessage, markNoCallPlaced } from './placementMessages';
-import { assertIntegerInRange, invalid } from './validation';
+import { assertNotFromModel, isToolRun } from '../n8n/agentTool';
+import { callCapReachedMessage, markNoCallPlaced } from '../calls/messages';
+import { assertIntegerInRange } from '../core/validation';
 
 /*
- * Guardrails of placing calls (docs/assumptions.md, "AI agents"):
- * - Allowed Destinations (Place Call, Call and Wait): an optional list of number prefixes; a destination outside
- *   it is refused before anything is sent. Toll fraud through premium-rate numbers is the classic telephony
- *   attack, and an AI agent fed a hostile prompt or document is a new way to it.
- * - Max Calls per Agent Run (Place Call as an AI agent's tool): the most calls one run of the agent may place.
+ * Max Calls per Agent Run (Place Call as an AI agent's tool; docs/assumptions.md, "AI agents"): the most calls one
+ * run of the agent may place.
  */
-
-/**
- * A guardrail is the user's limit on what runs, an AI agent's model included: a value left to the model
- * (`$fromAI()`, which n8n's editor offers on every field of a tool) is refused before anything is sent.
- */
-export function assertNotFromModel(node: INode, name: string, label: string, itemIndex?: number): void {
-	const raw = node.parameters?.[name];
-	if (typeof raw === 'string' && /\$fromai\s*\(/i.test(raw)) {
-		throw invalid(node, label, 'must be set in the node, not by the AI model ($fromAI): it limits what the model may do', itemIndex);
-	}
-}
-
-// ------------------------------------------------------------------------------------------ Allowed Destinations
-
-/** A number prefix: a plus, then 1 to 15 digits, the first not 0 (a country code, or longer). */
-const PREFIX = /^\+[1-9]\d{0,14}$/;
-
-/** The Allowed Destinations field, with the display condition of the operation (`display`). */
-export function allowedDestinationsProperty(display: Partial<INodeProperties>): INodeProperties {
-	return {
-		displayName: 'Allowed Destinations',
-		name: 'allowedDestinations',
-		type: 'string',
-		default: '',
-		placeholder: 'e.g. +39, +4420',
-		description:
-			'Number prefixes calls may go to, separated by commas or new lines: country codes (+39) or longer prefixes (+4420 for London). Any other destination is refused before anything is sent. Empty: any destination. Keeps premium-rate numbers out (toll fraud), also when an AI agent or a document chooses the number: prefer the narrowest prefixes you need.',
-		...display,
-	};
-}
-
-/** The prefixes of Allowed Destinations; empty when every destination is allowed. */
-export function readAllowedDestinations(node: INode, raw: unknown, itemIndex?: number): string[] {
-	const entries = Array.isArray(raw) ? raw.map(String) : typeof raw === 'string' ? raw.split(/[\s,;]+/) : raw == null ? [] : [String(raw)];
-	const prefixes = entries.map((entry) => entry.trim()).filter((entry) => entry !== '');
-	for (const prefix of prefixes) {
-		if (!PREFIX.test(prefix)) {
-			throw invalid(
-				node,
-				'Allowed Destinations',
-				`"${prefix}" is not a number prefix: write + and the first digits of the numbers to allow, e.g. +39 or +4420`,
-				itemIndex,
-			);
-		}
-	}
-	return prefixes;
-}
-
-/** Refuses `dst` (already E.164) unless it starts with one of the Allowed Destinations (when there are any). */
-export function assertAllowedDestination(node: INode, dst: string, raw: unknown, itemIndex?: number): void {
-	assertNotFromModel(node, 'allowedDestinations', 'Allowed Destinations', itemIndex);
-	const prefixes = readAllowedDestinations(node, raw, itemIndex);
-	if (prefixes.length === 0 || prefixes.some((prefix) => dst.startsWith(prefix))) return;
-	throw new NodeOperationError(node, `Invalid "Destination Number": ${dst} is not in Allowed Destinations (${prefixes.join(', ')})`, {
-		itemIndex,
-		description:
-			'Allowed Destinations (in this node) lists the number prefixes calls may go to; any other destination is refused before anything is sent. Add the prefix if this number should be called.',
-	});
-}
-
-// -------------------------------------------------------------------------------------- Max Calls per Agent Run
 
 export const DEFAULT_CALLS_PER_RUN = 1;
 export const MAX_CALLS_PER_RUN = 1000;

@@ -1,5 +1,5 @@
 /**
- * One call-result rule for every node that reads or outputs a call result (nodes/shared/callResult.ts):
+ * One call-result rule for every node that reads or outputs a call result (nodes/shared/calls/callResult.ts):
  * the same call-result posts are sent to the trigger's Call Result URL and to Call and Wait's resume URL
  * and must be accepted or refused alike, and every item about a call (Place Call, Call Status → Get,
  * Call and Wait, the trigger) carries the same fields.
@@ -8,16 +8,16 @@ import { randomBytes } from 'node:crypto';
 
 import type { IDataObject } from 'n8n-workflow';
 
-import { AssistantPlatformCallAndWait } from '../../nodes/AssistantPlatformCallAndWait/AssistantPlatformCallAndWait.node';
-import { CALL_RESULT_FIELDS, costNumber, wholeSeconds } from '../../nodes/shared/callResult';
-import { registerNodeType, runNode } from '../harness/engine';
-import { resumeAfterTimeout, runUntilWait, startResumeServer } from '../harness/resume';
-import type { ResumeServer, WaitingExecution } from '../harness/resume';
-import { startSandbox } from '../harness/sandbox';
-import type { SandboxFixture } from '../harness/sandbox';
-import { registerSecret } from '../harness/secretsGuard';
-import type { TriggerHarness } from '../harness/webhook';
-import { post, startTrigger } from '../harness/webhook';
+import { AssistantPlatformCallAndWait } from '../../../nodes/AssistantPlatformCallAndWait/AssistantPlatformCallAndWait.node';
+import { CALL_RESULT_FIELDS, costNumber, wholeSeconds } from '../../../nodes/shared/calls/callResult';
+import { registerNodeType, runNode } from '../../harness/engine';
+import { resumeAfterTimeout, runUntilWait, startResumeServer } from '../../harness/resume';
+import type { ResumeServer, WaitingExecution } from '../../harness/resume';
+import { startSandbox } from '../../harness/sandbox';
+import type { SandboxFixture } from '../../harness/sandbox';
+import { registerSecret } from '../../harness/secretsGuard';
+import type { TriggerHarness } from '../../harness/webhook';
+import { post, startTrigger } from '../../harness/webhook';
 
 const WAIT_TYPE = 'test.callResult.assistantPlatformCallAndWait';
 registerNodeType(WAIT_TYPE, new AssistantPlatformCallAndWait());

@@ -1,9 +1,9 @@
 import type { IDataObject, IExecuteFunctions, INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { OUTBOUND_CREDENTIAL } from './constants';
-import { assertAllowedDestination } from './guardrails';
-import type { PlatformResponse } from './transport';
+import { OUTBOUND_CREDENTIAL } from '../core/constants';
+import { assertAllowedDestination } from './allowedDestinations';
+import type { PlatformResponse } from '../transport/request';
 import {
 	assertE164,
 	assertHttpUrl,
@@ -12,12 +12,12 @@ import {
 	isIpOrHostname,
 	parseJsonObject,
 	textField,
-} from './validation';
-import { redactUrl } from './redact';
+} from '../core/validation';
+import { redactUrl } from '../core/redact';
 import { callResultFields, INTERNAL_ID_RULE, isInternalId } from './callResult';
-import { isObject } from './object';
+import { isObject } from '../core/object';
 import { acceptanceContradiction } from './acceptance';
-import { describeUnknownOutcome, markNoCallPlaced, UNKNOWN_OUTCOME_DESCRIPTION } from './placementMessages';
+import { describeUnknownOutcome, markNoCallPlaced, UNKNOWN_OUTCOME_DESCRIPTION } from './messages';
 
 export type Route = 'trunk' | 'pbx';
 

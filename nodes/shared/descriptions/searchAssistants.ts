@@ -1,7 +1,7 @@
 import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
 
-import { listSearchCursor } from './pageMeta';
-import { portalRequest } from './transport';
+import { listSearchCursor } from '../transport/pageMeta';
+import { portalRequest } from '../transport/request';
 
 /** Pages through assistants for the Assistant picker, filtered by name on the platform side. */
 export async function searchAssistants(

@@ -1,10 +1,10 @@
 import { sleep } from 'n8n-workflow';
 
-import type { PlatformResponse, RequestContext, RequestSettings, SizeLimit } from './transport';
-import { outboundBaseUrl, platformRequest } from './transport';
+import type { PlatformResponse, RequestContext, RequestSettings, SizeLimit } from '../transport/request';
+import { outboundBaseUrl, platformRequest } from '../transport/request';
 
-import { MB, OUTBOUND_CREDENTIAL } from './constants';
-import { outboundApi } from './outbound';
+import { MB, OUTBOUND_CREDENTIAL } from '../core/constants';
+import { outboundApi } from '../transport/outbound';
 
 /** The backoff between two status reads while the record is pending never grows past this. */
 export const STATUS_POLL_MAX_DELAY_MS = 30_000;

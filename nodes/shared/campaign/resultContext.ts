@@ -1,7 +1,7 @@
 import type { IDataObject, INode } from 'n8n-workflow';
 
-import { isObject } from './object';
-import { invalid, kindOf } from './validation';
+import { isObject } from '../core/object';
+import { invalid, kindOf } from '../core/validation';
 
 /*
  * Result Context: a few fields (contact id, campaign, ...) and the attempt number that come back with a

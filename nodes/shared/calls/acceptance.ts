@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { isObject } from './object';
+import { isObject } from '../core/object';
 
 /*
  * An acceptance of a call (a 2xx answer with an internal_id) that also says the call was not placed

@@ -1,8 +1,8 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import type { ColumnType, Condition, DataTable, Row } from './dataTables';
-import { addColumn, ensureTable, findTable, forEachRow, insertRows, readRows, updateIfUnchanged, updateRows } from './dataTables';
+import type { ColumnType, Condition, DataTable, Row } from '../transport/dataTables';
+import { addColumn, ensureTable, findTable, forEachRow, insertRows, readRows, updateIfUnchanged, updateRows } from '../transport/dataTables';
 
 /*
  * A campaign's state, kept in the contacts' own data table: one row per contact, with the columns below beside the

@@ -14,9 +14,9 @@ import type {
 } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
-import { AssistantPlatformN8nApi } from '../../credentials/AssistantPlatformN8nApi.credentials';
-import { AssistantPlatformOutboundApi } from '../../credentials/AssistantPlatformOutboundApi.credentials';
-import { AssistantPlatformPortalApi } from '../../credentials/AssistantPlatformPortalApi.credentials';
+import { AssistantPlatformN8nApi } from '../../../credentials/AssistantPlatformN8nApi.credentials';
+import { AssistantPlatformOutboundApi } from '../../../credentials/AssistantPlatformOutboundApi.credentials';
+import { AssistantPlatformPortalApi } from '../../../credentials/AssistantPlatformPortalApi.credentials';
 
 import {
 	DEFAULT_MAX_RESPONSE_MB,
@@ -29,11 +29,11 @@ import {
 	READ_BACKOFF_MAX_MS,
 	READ_RETRIES,
 	RETRY_AFTER_MAX_MS,
-} from './constants';
+} from '../core/constants';
 import { platformApiError, transportError } from './errors';
-import { MAX_JSON_DEPTH, redactSecrets, URL_FIELDS, urlSecrets } from './redact';
-import { formatMb } from './text';
-import { invalid, kindOf, numberField, textField } from './validation';
+import { MAX_JSON_DEPTH, redactSecrets, URL_FIELDS, urlSecrets } from '../core/redact';
+import { formatMb } from '../core/text';
+import { invalid, kindOf, numberField, textField } from '../core/validation';
 
 export type RequestContext =
 	| IExecuteFunctions

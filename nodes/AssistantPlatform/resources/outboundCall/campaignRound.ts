@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INode } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import type { CampaignItem, CampaignRun } from '../../../shared/campaign';
+import type { CampaignItem, CampaignRun } from '../../../shared/campaign/options';
 import {
 	campaignFields,
 	dialKey,
@@ -11,15 +11,15 @@ import {
 	readCampaignItem,
 	readCampaignRun,
 	skippedItem,
-} from '../../../shared/campaign';
-import type { DialerHooks, DialerStats, InFlightCall, PlaceResult } from '../../../shared/callsInFlight';
-import { dialWithCap, MAX_FAILED_STATUS_READS } from '../../../shared/callsInFlight';
-import { isInternalId, notTheRecord, statusRecordItem } from '../../../shared/callResult';
-import type { Outcome, Placement } from '../../../shared/placement';
-import type { RequestSettings } from '../../../shared/transport';
-import type { NextCall, RetryPolicy } from '../../../shared/retryPolicy';
-import { decideNextCall, noCall, readRetryPolicy } from '../../../shared/retryPolicy';
-import { readStatusOnce, statusRecordLimit } from '../../../shared/statusPoll';
+} from '../../../shared/campaign/options';
+import type { DialerHooks, DialerStats, InFlightCall, PlaceResult } from './callsInFlight';
+import { dialWithCap, MAX_FAILED_STATUS_READS } from './callsInFlight';
+import { isInternalId, notTheRecord, statusRecordItem } from '../../../shared/calls/callResult';
+import type { Outcome, Placement } from '../../../shared/calls/placement';
+import type { RequestSettings } from '../../../shared/transport/request';
+import type { NextCall, RetryPolicy } from '../../../shared/campaign/retryPolicy';
+import { decideNextCall, noCall, readRetryPolicy } from '../../../shared/campaign/retryPolicy';
+import { readStatusOnce, statusRecordLimit } from '../../../shared/calls/statusPoll';
 
 /*
  * Place Call with Campaign options: what each item carries (attempt, Result Context, calling hours,

@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { isObject } from './object';
-import { kindOf } from './validation';
+import { isObject } from '../core/object';
+import { kindOf } from '../core/validation';
 
 /*
  * A call's result, read and output the same way by Place Call, Call Status → Get, Call and Wait and

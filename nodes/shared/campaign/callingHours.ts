@@ -1,6 +1,6 @@
 import type { INode } from 'n8n-workflow';
 
-import { kindOf, invalid } from './validation';
+import { kindOf, invalid } from '../core/validation';
 
 /*
  * Calling hours: the days and the local times a contact may be called, in a time zone. Time zones come

@@ -1,9 +1,9 @@
 import type { IDataObject, INode, INodeProperties } from 'n8n-workflow';
 
-import { isTypedStatus, normalizeDialStatus } from './dialStatuses';
-import { isObject } from './object';
-import { splitList } from './text';
-import { assertIntegerInRange, invalid } from './validation';
+import { isTypedStatus, normalizeDialStatus } from '../calls/dialStatuses';
+import { isObject } from '../core/object';
+import { splitList } from '../core/text';
+import { assertIntegerInRange, invalid } from '../core/validation';
 
 /*
  * The Retry Policy: which dial statuses are called again, after how long, and how many attempts in all.

@@ -1,8 +1,8 @@
 import type { IDataObject, IHttpRequestOptions } from 'n8n-workflow';
 
-import { OUTBOUND_CREDENTIAL } from './constants';
-import type { PlatformResponse, RequestContext, RequestSettings } from './transport';
-import { outboundBaseUrl, platformRequest } from './transport';
+import { OUTBOUND_CREDENTIAL } from '../core/constants';
+import type { PlatformResponse, RequestContext, RequestSettings } from './request';
+import { outboundBaseUrl, platformRequest } from './request';
 
 /*
  * The outbound API as Place Call, Call Status and Call and Wait use it: one request function on top of the
