@@ -1,6 +1,5 @@
 import type {
 	ICredentialDataDecryptedObject,
-	ICredentialType,
 	IDataObject,
 	IExecuteFunctions,
 	IExecuteSingleFunctions,
@@ -14,9 +13,14 @@ import type {
 } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
-import { AssistantPlatformN8nApi } from '../../../credentials/AssistantPlatformN8nApi.credentials';
-import { AssistantPlatformOutboundApi } from '../../../credentials/AssistantPlatformOutboundApi.credentials';
-import { AssistantPlatformPortalApi } from '../../../credentials/AssistantPlatformPortalApi.credentials';
+import {
+	authenticateN8nApi,
+	authenticateOutboundApi,
+	authenticatePortalApi,
+	N8N_API_DISPLAY_NAME,
+	OUTBOUND_API_DISPLAY_NAME,
+	PORTAL_API_DISPLAY_NAME,
+} from '../../../credentials/authentication';
 
 import {
 	DEFAULT_MAX_RESPONSE_MB,
@@ -45,9 +49,9 @@ export type RequestContext =
 export type CredentialName = typeof PORTAL_CREDENTIAL | typeof OUTBOUND_CREDENTIAL | typeof N8N_API_CREDENTIAL;
 
 const CREDENTIAL_LABEL: Record<CredentialName, string> = {
-	[PORTAL_CREDENTIAL]: 'Assistant Platform Portal API',
-	[OUTBOUND_CREDENTIAL]: 'Assistant Platform Outbound API',
-	[N8N_API_CREDENTIAL]: 'Assistant Platform Data Tables API',
+	[PORTAL_CREDENTIAL]: PORTAL_API_DISPLAY_NAME,
+	[OUTBOUND_CREDENTIAL]: OUTBOUND_API_DISPLAY_NAME,
+	[N8N_API_CREDENTIAL]: N8N_API_DISPLAY_NAME,
 };
 
 export interface RequestPolicy {
@@ -170,10 +174,14 @@ interface Endpoint {
 	secrets: string[];
 }
 
-const CREDENTIAL_CLASSES: Record<CredentialName, ICredentialType> = {
-	[PORTAL_CREDENTIAL]: new AssistantPlatformPortalApi(),
-	[OUTBOUND_CREDENTIAL]: new AssistantPlatformOutboundApi(),
-	[N8N_API_CREDENTIAL]: new AssistantPlatformN8nApi(),
+/** What each credential's `authenticate` does: the functions its class calls for n8n. */
+const CREDENTIAL_AUTHENTICATION: Record<
+	CredentialName,
+	(credentials: ICredentialDataDecryptedObject, requestOptions: IHttpRequestOptions) => IHttpRequestOptions
+> = {
+	[PORTAL_CREDENTIAL]: authenticatePortalApi,
+	[OUTBOUND_CREDENTIAL]: authenticateOutboundApi,
+	[N8N_API_CREDENTIAL]: authenticateN8nApi,
 };
 
 /** Where each credential's requests go, below its base URL field, and the fields that hold its secrets. */
@@ -193,15 +201,11 @@ async function loadEndpoint(ctx: RequestContext, credential: CredentialName): Pr
 	const credentials = await ctx.getCredentials(credential);
 	const fields = CREDENTIAL_FIELDS[credential];
 	const base = fields.base(credentials);
-	// The credential's own `authenticate` (the one n8n applies to its credential test) sets the headers,
-	// and refuses a base URL with a query, a fragment or user info and an empty key (credentials/checks.ts).
-	const authenticate = CREDENTIAL_CLASSES[credential].authenticate as (
-		credentials: ICredentialDataDecryptedObject,
-		requestOptions: IHttpRequestOptions,
-	) => Promise<IHttpRequestOptions>;
+	// The credential's `authenticate` (the one n8n applies to its credential test) sets the headers, and
+	// refuses a base URL with a query, a fragment or user info and an empty key (credentials/checks.ts).
 	let authenticated: IHttpRequestOptions;
 	try {
-		authenticated = await authenticate(credentials, { url: '', headers: {} });
+		authenticated = CREDENTIAL_AUTHENTICATION[credential](credentials, { url: '', headers: {} });
 	} catch (error) {
 		throw new NodeOperationError(ctx.getNode(), (error as Error).message, {
 			description: `Fix it in the ${CREDENTIAL_LABEL[credential]} credential. Nothing was sent.`,
