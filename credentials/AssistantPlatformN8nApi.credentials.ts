@@ -6,7 +6,7 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { assertUsable, baseUrlProblem, keyProblem, withHeaders } from './checks';
+import { authenticateN8nApi, N8N_API_DISPLAY_NAME } from './authentication';
 
 /**
  * n8n's own public API, for the state that must outlive one execution (the durable call limit): n8n's Data
@@ -17,7 +17,7 @@ import { assertUsable, baseUrlProblem, keyProblem, withHeaders } from './checks'
 export class AssistantPlatformN8nApi implements ICredentialType {
 	name = 'assistantPlatformN8nApi';
 
-	displayName = 'Assistant Platform Data Tables API';
+	displayName = N8N_API_DISPLAY_NAME;
 
 	icon: Icon = {
 		light: 'file:../nodes/AssistantPlatform/assistantPlatform.svg',
@@ -49,13 +49,10 @@ export class AssistantPlatformN8nApi implements ICredentialType {
 		},
 	];
 
-	authenticate: IAuthenticate = async (credentials, requestOptions) => {
-		assertUsable(this.displayName, [
-			['n8n API URL', baseUrlProblem(credentials.baseUrl)],
-			['API Key', keyProblem(credentials.apiKey)],
-		]);
-		return withHeaders(requestOptions, { 'X-N8N-API-KEY': String(credentials.apiKey) });
-	};
+	// n8n calls it with the decrypted credential on every request it sends with the credential (the Test
+	// button's included); the package transport calls the same function (authentication.ts).
+	authenticate: IAuthenticate = async (credentials, requestOptions) =>
+		authenticateN8nApi(credentials, requestOptions);
 
 	test: ICredentialTestRequest = {
 		request: {

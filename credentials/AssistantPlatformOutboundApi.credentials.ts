@@ -6,7 +6,7 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { assertUsable, baseUrlProblem, keyProblem, withHeaders } from './checks';
+import { authenticateOutboundApi, OUTBOUND_API_DISPLAY_NAME } from './authentication';
 
 /**
  * Outbound API credential: the outbound secret (header `X-APIKEY-SECRET-SERVICE`) and, optionally,
@@ -15,7 +15,7 @@ import { assertUsable, baseUrlProblem, keyProblem, withHeaders } from './checks'
 export class AssistantPlatformOutboundApi implements ICredentialType {
 	name = 'assistantPlatformOutboundApi';
 
-	displayName = 'Assistant Platform Outbound API';
+	displayName = OUTBOUND_API_DISPLAY_NAME;
 
 	icon: Icon = {
 		light: 'file:../nodes/AssistantPlatform/assistantPlatform.svg',
@@ -54,18 +54,10 @@ export class AssistantPlatformOutboundApi implements ICredentialType {
 		},
 	];
 
-	// A function, not a generic block: n8n calls it with the decrypted credential on every request and
-	// it sets the header directly, where a `={{ }}` value would go through n8n's expression engine on
-	// every request (measured: docs/performance.md). The other headers of the request are kept. It refuses
-	// a credential that would send the key where nobody meant, before anything is sent: the Test
-	// button's request included (checks.ts).
-	authenticate: IAuthenticate = async (credentials, requestOptions) => {
-		assertUsable(this.displayName, [
-			['Outbound Base URL', baseUrlProblem(credentials.outboundUrl)],
-			['Outbound API Key', keyProblem(credentials.outboundApiKey)],
-		]);
-		return withHeaders(requestOptions, { 'X-APIKEY-SECRET-SERVICE': String(credentials.outboundApiKey) });
-	};
+	// n8n calls it with the decrypted credential on every request it sends with the credential (the Test
+	// button's included); the package transport calls the same function (authentication.ts).
+	authenticate: IAuthenticate = async (credentials, requestOptions) =>
+		authenticateOutboundApi(credentials, requestOptions);
 
 	// The outbound API has no read-only "who am I" endpoint: a status query for an id that cannot exist
 	// is answered 404 once the key is accepted and 401 when it is not. n8n fails a test on any non-2xx

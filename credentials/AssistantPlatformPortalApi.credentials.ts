@@ -6,7 +6,7 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { assertUsable, baseUrlProblem, keyProblem, withHeaders } from './checks';
+import { authenticatePortalApi, PORTAL_API_DISPLAY_NAME } from './authentication';
 
 /**
  * Management API credential: the portal API key (Security > API Key in the platform portal),
@@ -15,7 +15,7 @@ import { assertUsable, baseUrlProblem, keyProblem, withHeaders } from './checks'
 export class AssistantPlatformPortalApi implements ICredentialType {
 	name = 'assistantPlatformPortalApi';
 
-	displayName = 'Assistant Platform Portal API';
+	displayName = PORTAL_API_DISPLAY_NAME;
 
 	icon: Icon = {
 		light: 'file:../nodes/AssistantPlatform/assistantPlatform.svg',
@@ -46,18 +46,10 @@ export class AssistantPlatformPortalApi implements ICredentialType {
 		},
 	];
 
-	// A function, not a generic block: n8n calls it with the decrypted credential on every request and
-	// it sets the header directly, where a `={{ }}` value would go through n8n's expression engine on
-	// every request (measured: docs/performance.md). The other headers of the request are kept. It refuses
-	// a credential that would send the key where nobody meant, before anything is sent: the Test
-	// button's request included (checks.ts).
-	authenticate: IAuthenticate = async (credentials, requestOptions) => {
-		assertUsable(this.displayName, [
-			['Management Base URL', baseUrlProblem(credentials.baseUrl)],
-			['Portal API Key', keyProblem(credentials.portalApiKey)],
-		]);
-		return withHeaders(requestOptions, { Authorization: `Bearer ${String(credentials.portalApiKey)}` });
-	};
+	// n8n calls it with the decrypted credential on every request it sends with the credential (the Test
+	// button's included); the package transport calls the same function (authentication.ts).
+	authenticate: IAuthenticate = async (credentials, requestOptions) =>
+		authenticatePortalApi(credentials, requestOptions);
 
 	test: ICredentialTestRequest = {
 		request: {

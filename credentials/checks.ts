@@ -2,8 +2,9 @@ import type { IHttpRequestOptions } from 'n8n-workflow';
 
 /*
  * What makes a credential of this package unusable, checked before anything is sent: by each
- * credential's own `authenticate` (n8n calls it for every request it sends with the credential, the
- * Test button's included) and so by the package transport, which applies the same `authenticate`.
+ * credential's authenticate function (authentication.ts), which n8n applies through the credential
+ * class to every request it sends with the credential (the Test button's included) and the package
+ * transport to every request of the package.
  */
 
 /** Why a base URL cannot be used, or undefined: it must be http(s), without user info, query or fragment. */

@@ -8,7 +8,8 @@ import type {
 import { NodeOperationError } from 'n8n-workflow';
 
 import { isToolRun } from '../shared/n8n/agentTool';
-import { outboundBaseUrl, readRequestSettings } from '../shared/transport/request';
+import { outboundBaseUrl } from '../shared/transport/endpoint';
+import { readRequestSettings } from '../shared/transport/settings';
 import { invalid, numberField } from '../shared/core/validation';
 import {
 	DEFAULT_MAX_WAIT_MINUTES,

@@ -12,8 +12,10 @@ import type {
 } from 'n8n-workflow';
 import { Workflow } from 'n8n-workflow';
 
+import { AssistantPlatformN8nApi } from '../../credentials/AssistantPlatformN8nApi.credentials';
 import { AssistantPlatformOutboundApi } from '../../credentials/AssistantPlatformOutboundApi.credentials';
 import { AssistantPlatformPortalApi } from '../../credentials/AssistantPlatformPortalApi.credentials';
+import { authenticateN8nApi, authenticateOutboundApi, authenticatePortalApi } from '../../credentials/authentication';
 import { testCredential } from '../harness/credentialTest';
 import { credentialTypes, NODE_TYPE, nodeTypes, runNode } from '../harness/engine';
 import { useCallerAssistant, useSandbox } from '../harness/sandbox';
@@ -126,6 +128,57 @@ describe('credentials: authenticate is a function that sets exactly the header o
 			const credentials = { ...url, [field]: key };
 			const out = await authenticateOf(type)(credentials, { url: '/z', headers: {} });
 			expect(out.headers?.[header]).toBe(resolveLikeN8n(generic.template, credentials));
+		}
+	});
+});
+
+// The transport calls the authentication functions (nodes/shared/transport/endpoint.ts), n8n the classes'
+// `authenticate`: both must apply the same thing, headers and refusals alike.
+describe('credentials: each class authenticates with the function the transport calls', () => {
+	const cases: Array<{
+		type: ICredentialType;
+		authenticate: (credentials: ICredentialDataDecryptedObject, requestOptions: IHttpRequestOptions) => IHttpRequestOptions;
+		usable: ICredentialDataDecryptedObject;
+		unusable: ICredentialDataDecryptedObject[];
+	}> = [
+		{
+			type: new AssistantPlatformPortalApi(),
+			authenticate: authenticatePortalApi,
+			usable: { baseUrl: 'https://api.example.com', portalApiKey: 'pk-1' },
+			unusable: [{ baseUrl: 'https://api.example.com?x=1', portalApiKey: 'pk-1' }, { baseUrl: 'https://api.example.com', portalApiKey: ' ' }],
+		},
+		{
+			type: new AssistantPlatformOutboundApi(),
+			authenticate: authenticateOutboundApi,
+			usable: { outboundUrl: 'https://out.example.com', outboundApiKey: 'ok-1', assistantApiKey: 'ak-1' },
+			unusable: [{ outboundUrl: 'https://u:p@out.example.com', outboundApiKey: 'ok-1' }, { outboundUrl: 'https://out.example.com', outboundApiKey: '' }],
+		},
+		{
+			type: new AssistantPlatformN8nApi(),
+			authenticate: authenticateN8nApi,
+			usable: { baseUrl: 'http://localhost:5678/api/v1', apiKey: 'n8n-1' },
+			unusable: [{ baseUrl: 'http://localhost:5678/api/v1#x', apiKey: 'n8n-1' }, { baseUrl: 'http://localhost:5678/api/v1' }],
+		},
+	];
+
+	test.each(cases)('$type.name: the same headers, the other options kept', async ({ type, authenticate, usable }) => {
+		const input: IHttpRequestOptions = { url: '/x', headers: { Accept: 'application/json' } };
+		const out = await authenticateOf(type)(usable, input);
+		expect(out).toEqual(authenticate(usable, input));
+		expect(Object.keys(out.headers ?? {}).length).toBe(2);
+	});
+
+	test.each(cases)('$type.name: the same refusal, naming the field and the credential', async ({ type, authenticate, unusable }) => {
+		for (const credentials of unusable) {
+			let refusal: unknown;
+			try {
+				authenticate(credentials, { url: '/x' });
+			} catch (error) {
+				refusal = error;
+			}
+			expect((refusal as Error).message).toContain(`credential: `);
+			expect((refusal as Error).message).toContain(type.displayName);
+			await expect(authenticateOf(type)(credentials, { url: '/x' })).rejects.toThrow((refusal as Error).message);
 		}
 	});
 });

@@ -2,7 +2,9 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 
 // Rooms (docs/architecture.md): each node folder imports only itself, nodes/shared and credentials/;
-// nodes/shared imports no node folder; no two folders under nodes/ import each other.
+// nodes/shared imports no node folder and no credential class (a `*.credentials.ts` file: what a credential's
+// `authenticate` does is a plain function of credentials/authentication.ts, which the class and the transport
+// both call); no two folders under nodes/ import each other.
 // No import cycle, type-only imports included, between files or between folders of the product, the sandbox,
 // the engine, the benchmarks and the tests: each can be read, and changed, from the bottom up.
 
@@ -97,6 +99,10 @@ function roomViolations(edges: Edge[]): string[] {
 	for (const { from, to } of edges) {
 		const own = roomOf(from);
 		const other = roomOf(to);
+		if (other === 'credentials' && own === 'nodes/shared' && to.endsWith('.credentials')) {
+			problems.push(`${from} imports ${to}: nodes/shared imports no credential class (credentials/authentication.ts)`);
+			continue;
+		}
 		if (own === other || other === 'credentials') continue;
 		if (other === 'nodes/shared' && own !== 'nodes/shared') continue;
 		problems.push(`${from} imports ${to}: ${own} may import only itself, nodes/shared and credentials`);
@@ -124,7 +130,7 @@ describe('rooms: what imports what under nodes/', () => {
 		expect(edges.length).toBeGreaterThan(100);
 	});
 
-	it('no node folder imports another node folder, and no two folders import each other', () => {
+	it('no node folder imports another node folder, nodes/shared no credential class, and no two folders import each other', () => {
 		expect(roomViolations(importEdges())).toEqual([]);
 	});
 
@@ -137,10 +143,13 @@ describe('rooms: what imports what under nodes/', () => {
 				{ from: 'nodes/AssistantPlatform/resources/y/f.ts', to: 'nodes/AssistantPlatform/resources/x/e' },
 				{ from: 'nodes/AssistantPlatformTrigger/g.ts', to: 'nodes/shared/h' },
 				{ from: 'nodes/shared/i.ts', to: 'credentials/J.credentials' },
+				{ from: 'nodes/shared/k.ts', to: 'credentials/authentication' },
+				{ from: 'nodes/AssistantPlatform/l.ts', to: 'credentials/J.credentials' },
 			]),
 		).toEqual([
 			expect.stringContaining('nodes/AssistantPlatformTrigger may import only itself'),
 			expect.stringContaining('nodes/shared may import only itself'),
+			'nodes/shared/i.ts imports credentials/J.credentials: nodes/shared imports no credential class (credentials/authentication.ts)',
 			'nodes/AssistantPlatform/resources/x and nodes/AssistantPlatform/resources/y import each other',
 		]);
 	});

@@ -2,8 +2,12 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, NodeOutput } f
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { DEFAULT_MAX_LIST_MB, DEFAULT_MAX_PAGES, MAX_EMPTY_PAGES, MAX_PAGE_SIZE, MB } from '../../shared/core/constants';
-import type { PlatformResponse, RequestContext, SizeLimit } from '../../shared/transport/request';
-import { AnswerTooLargeError, portalBaseUrl, portalRequest } from '../../shared/transport/request';
+import type { SizeLimit } from '../../shared/transport/answer';
+import { AnswerTooLargeError } from '../../shared/transport/answer';
+import type { RequestContext } from '../../shared/transport/endpoint';
+import { portalBaseUrl } from '../../shared/transport/endpoint';
+import type { PlatformResponse } from '../../shared/transport/request';
+import { portalRequest } from '../../shared/transport/request';
 import { textDigest } from '../../shared/core/hash';
 import { readHasMore } from '../../shared/transport/pageMeta';
 import { formatMb } from '../../shared/core/text';

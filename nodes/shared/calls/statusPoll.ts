@@ -1,7 +1,11 @@
 import { sleep } from 'n8n-workflow';
 
-import type { PlatformResponse, RequestContext, RequestSettings, SizeLimit } from '../transport/request';
-import { outboundBaseUrl, platformRequest } from '../transport/request';
+import type { SizeLimit } from '../transport/answer';
+import type { RequestContext } from '../transport/endpoint';
+import { outboundBaseUrl } from '../transport/endpoint';
+import type { PlatformResponse } from '../transport/request';
+import { platformRequest } from '../transport/request';
+import type { RequestSettings } from '../transport/settings';
 
 import { MB, OUTBOUND_CREDENTIAL } from '../core/constants';
 import { outboundApi } from '../transport/outbound';

@@ -1,8 +1,11 @@
 import type { IDataObject, IHttpRequestOptions } from 'n8n-workflow';
 
 import { OUTBOUND_CREDENTIAL } from '../core/constants';
-import type { PlatformResponse, RequestContext, RequestSettings } from './request';
-import { outboundBaseUrl, platformRequest } from './request';
+import type { RequestContext } from './endpoint';
+import { outboundBaseUrl } from './endpoint';
+import type { PlatformResponse } from './request';
+import { platformRequest } from './request';
+import type { RequestSettings } from './settings';
 
 /*
  * The outbound API as Place Call, Call Status and Call and Wait use it: one request function on top of the

@@ -13,8 +13,9 @@ import { credentialAssistantKey, outcomeOf, placedItem, readPlacement, refuseAut
 import { markNoCallPlaced } from '../../../shared/calls/messages';
 import type { RetryPolicy } from '../../../shared/campaign/retryPolicy';
 import { readRetryPolicy } from '../../../shared/campaign/retryPolicy';
-import type { RequestSettings } from '../../../shared/transport/request';
-import { outboundBaseUrl, readRequestSettings } from '../../../shared/transport/request';
+import { outboundBaseUrl } from '../../../shared/transport/endpoint';
+import type { RequestSettings } from '../../../shared/transport/settings';
+import { readRequestSettings } from '../../../shared/transport/settings';
 
 import type { DialSettings } from './fields';
 import { CONTACTS_TABLE_FIELD, contactWindow, dialProperties, readDialSettings } from './fields';

@@ -3,7 +3,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import type { ContactsTable } from '../../../shared/campaign/contactsTable';
 import { asContact, rowsInState } from '../../../shared/campaign/contactsTable';
 import type { RetryPolicy } from '../../../shared/campaign/retryPolicy';
-import type { RequestSettings } from '../../../shared/transport/request';
+import type { RequestSettings } from '../../../shared/transport/settings';
 
 import type { DialSettings } from './fields';
 import { applyResult, markUnknown, readRecord } from './results';

@@ -6,8 +6,9 @@ import { readRows } from '../../../shared/transport/dataTables';
 import { normalizeDialStatus } from '../../../shared/calls/dialStatuses';
 import type { RetryPolicy } from '../../../shared/campaign/retryPolicy';
 import { readRetryPolicy } from '../../../shared/campaign/retryPolicy';
-import type { RequestSettings } from '../../../shared/transport/request';
-import { outboundBaseUrl, readRequestSettings } from '../../../shared/transport/request';
+import { outboundBaseUrl } from '../../../shared/transport/endpoint';
+import type { RequestSettings } from '../../../shared/transport/settings';
+import { readRequestSettings } from '../../../shared/transport/settings';
 import { textField } from '../../../shared/core/validation';
 
 import { CONTACTS_TABLE_FIELD } from './fields';

@@ -7,7 +7,7 @@ import { normalizeDialStatus } from '../../../shared/calls/dialStatuses';
 import { notTheRecord } from '../../../shared/calls/callResult';
 import type { RetryPolicy } from '../../../shared/campaign/retryPolicy';
 import { decideNextCall } from '../../../shared/campaign/retryPolicy';
-import type { RequestSettings } from '../../../shared/transport/request';
+import type { RequestSettings } from '../../../shared/transport/settings';
 import { readStatusOnce, statusRecordLimit } from '../../../shared/calls/statusPoll';
 
 /*

@@ -1,7 +1,7 @@
 import type { IDataObject, INodePropertyOptions } from 'n8n-workflow';
 
 import { readWholeList } from '../../helpers/lists';
-import type { RequestContext } from '../../../shared/transport/request';
+import type { RequestContext } from '../../../shared/transport/endpoint';
 import { portalRequest } from '../../../shared/transport/request';
 import { invalid } from '../../../shared/core/validation';
 

@@ -13,7 +13,8 @@ import type { ItemScope } from '../../helpers/items';
 import { forEachItem, itemScope } from '../../helpers/items';
 import { readListItems, readPageWalkOptions } from '../../helpers/lists';
 import { toItems } from '../../helpers/request';
-import { portalBaseUrl, portalRequest } from '../../../shared/transport/request';
+import { portalBaseUrl } from '../../../shared/transport/endpoint';
+import { portalRequest } from '../../../shared/transport/request';
 import { assertNonEmpty, invalid } from '../../../shared/core/validation';
 
 export const RESOURCE = 'customApiRequest';

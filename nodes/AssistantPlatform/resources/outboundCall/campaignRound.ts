@@ -16,7 +16,7 @@ import type { DialerHooks, DialerStats, InFlightCall, PlaceResult } from './call
 import { dialWithCap, MAX_FAILED_STATUS_READS } from './callsInFlight';
 import { isInternalId, notTheRecord, statusRecordItem } from '../../../shared/calls/callResult';
 import type { Outcome, Placement } from '../../../shared/calls/placement';
-import type { RequestSettings } from '../../../shared/transport/request';
+import type { RequestSettings } from '../../../shared/transport/settings';
 import type { NextCall, RetryPolicy } from '../../../shared/campaign/retryPolicy';
 import { decideNextCall, noCall, readRetryPolicy } from '../../../shared/campaign/retryPolicy';
 import { readStatusOnce, statusRecordLimit } from '../../../shared/calls/statusPoll';

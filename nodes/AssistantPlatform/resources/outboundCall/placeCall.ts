@@ -1,7 +1,9 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { asNodeError } from '../../helpers/items';
-import { outboundBaseUrl, readRequestSettings, retryAfterMs } from '../../../shared/transport/request';
+import { outboundBaseUrl } from '../../../shared/transport/endpoint';
+import { retryAfterMs } from '../../../shared/transport/networkErrors';
+import { readRequestSettings } from '../../../shared/transport/settings';
 import { placementProperties } from '../../../shared/descriptions/placementFields';
 import { readBatching, runInBatches } from '../../helpers/batches';
 import { outboundApi } from '../../../shared/transport/outbound';
