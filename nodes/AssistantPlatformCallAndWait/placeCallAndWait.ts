@@ -70,31 +70,8 @@ export async function placeCallAndWait(this: IExecuteFunctions): Promise<INodeEx
 	const node = this.getNode();
 	const refused = refuseAutomaticRetry(node, this.continueOnFail());
 	if (refused) return [[{ json: refused, pairedItem: { item: 0 } }]];
-	const items = this.getInputData();
-	if (items.length !== 1) {
-		throw new NodeOperationError(
-			node,
-			`Assistant Platform Call and Wait places one call per execution and got ${items.length} input items`,
-			{
-				description:
-					'Put a Loop Over Items node (batch size 1) before this node: each round places one call and waits for its result before the next round starts. To call many numbers without waiting, use Assistant Platform → Outbound Call → Place Call (results arrive at an Assistant Platform Trigger). Nothing was sent.',
-			},
-		);
-	}
-	if (isToolRun(node)) {
-		throw new NodeOperationError(node, 'Assistant Platform Call and Wait cannot run as an AI tool', {
-			description:
-				'An AI agent cannot pause its run until a call ends. Give the agent Assistant Platform → Outbound Call → Place Call instead. Nothing was sent.',
-		});
-	}
-
-	const settings = readRequestSettings(node, this.getNodeParameter('requestOptions', 0, {}), 0);
-	const maxWaitMinutes = numberField(node, 'Max Wait (Minutes)', this.getNodeParameter('maxWaitMinutes', 0, DEFAULT_MAX_WAIT_MINUTES), DEFAULT_MAX_WAIT_MINUTES, 0);
-	// Read by the resume webhook: checked here, before the call is placed.
-	numberField(node, 'Status Read Wait After Result (Seconds)', this.getNodeParameter('options.resultRecordWait', 0, DEFAULT_RESULT_RECORD_WAIT_SECONDS), 0, 0);
-	if (!Number.isFinite(maxWaitMinutes) || maxWaitMinutes <= 0 || maxWaitMinutes > MAX_WAIT_MINUTES_LIMIT) {
-		throw invalid(node, 'Max Wait (Minutes)', `must be a number above 0 and at most ${MAX_WAIT_MINUTES_LIMIT}`, 0);
-	}
+	refuseUnsupportedRun(this);
+	const { settings, maxWaitMinutes } = readWaitOptions(this);
 	const resumeUrl = String(this.evaluateExpression('{{ $execution.resumeUrl }}', 0) ?? '');
 	const credentialKey = await credentialAssistantKey(this);
 	let placement: Placement;
@@ -117,63 +94,137 @@ export async function placeCallAndWait(this: IExecuteFunctions): Promise<INodeEx
 		return [[{ json: heldItem(campaign, { ...placement, summary }, wait), pairedItem: { item: 0 } }]];
 	}
 
-	// Limit Calls Across Executions: a place in the durable count is taken before the POST.
-	let limitPlace: LimitPlace | undefined;
-	const limit = readCallLimit(this);
-	if (limit) {
-		let refusal: NodeFailure | undefined;
-		try {
-			const taken = await limit.take(0);
-			refusal = taken.refusal;
-			limitPlace = taken.place;
-		} catch (error) {
-			refusal = markNoCallPlaced(error as NodeFailure);
-		}
-		if (refusal) {
-			if (!this.continueOnFail()) throw refusal;
-			const summary = { ...placement.summary };
-			delete summary.callResultUrl;
-			return [
-				[
-					{
-						json: { ...failedItem(refusal, 'invalid', summary), ...campaignFields(campaign, noCall(`not placed: ${refusal.message}`)) },
-						pairedItem: { item: 0 },
-					},
-				],
-			];
-		}
-	}
+	const limit = await takeLimitPlace(this, placement, campaign);
+	if ('refused' in limit) return limit.refused;
+	const placed = await postPlacement(this, settings, placement, campaign, limit.place);
+	if ('failed' in placed) return placed.failed;
+	return await waitForResult(this, placed.accepted, campaign, policy, maxWaitMinutes);
+}
 
+/** The request settings of the node (Settings > Request Options). */
+type RequestSettings = ReturnType<typeof readRequestSettings>;
+
+/** One call per execution, never as an AI agent's tool: anything else is refused before a call is placed. */
+function refuseUnsupportedRun(ctx: IExecuteFunctions): void {
+	const node = ctx.getNode();
+	const items = ctx.getInputData();
+	if (items.length !== 1) {
+		throw new NodeOperationError(
+			node,
+			`Assistant Platform Call and Wait places one call per execution and got ${items.length} input items`,
+			{
+				description:
+					'Put a Loop Over Items node (batch size 1) before this node: each round places one call and waits for its result before the next round starts. To call many numbers without waiting, use Assistant Platform → Outbound Call → Place Call (results arrive at an Assistant Platform Trigger). Nothing was sent.',
+			},
+		);
+	}
+	if (isToolRun(node)) {
+		throw new NodeOperationError(node, 'Assistant Platform Call and Wait cannot run as an AI tool', {
+			description:
+				'An AI agent cannot pause its run until a call ends. Give the agent Assistant Platform → Outbound Call → Place Call instead. Nothing was sent.',
+		});
+	}
+}
+
+/** The request settings and Max Wait, and the resume webhook's Status Read Wait, checked before the call is placed. */
+function readWaitOptions(ctx: IExecuteFunctions): { settings: RequestSettings; maxWaitMinutes: number } {
+	const node = ctx.getNode();
+	const settings = readRequestSettings(node, ctx.getNodeParameter('requestOptions', 0, {}), 0);
+	const maxWaitMinutes = numberField(node, 'Max Wait (Minutes)', ctx.getNodeParameter('maxWaitMinutes', 0, DEFAULT_MAX_WAIT_MINUTES), DEFAULT_MAX_WAIT_MINUTES, 0);
+	// Read by the resume webhook: checked here, before the call is placed.
+	numberField(node, 'Status Read Wait After Result (Seconds)', ctx.getNodeParameter('options.resultRecordWait', 0, DEFAULT_RESULT_RECORD_WAIT_SECONDS), 0, 0);
+	if (!Number.isFinite(maxWaitMinutes) || maxWaitMinutes <= 0 || maxWaitMinutes > MAX_WAIT_MINUTES_LIMIT) {
+		throw invalid(node, 'Max Wait (Minutes)', `must be a number above 0 and at most ${MAX_WAIT_MINUTES_LIMIT}`, 0);
+	}
+	return { settings, maxWaitMinutes };
+}
+
+/** The execution's only output item, paired with its input item. */
+function onlyItem(json: IDataObject): INodeExecutionData[][] {
+	return [[{ json, pairedItem: { item: 0 } }]];
+}
+
+/** The placement's summary for the output: the resume URL may carry n8n's resume token. */
+function outputSummary(placement: Placement): IDataObject {
+	const summary = { ...placement.summary };
+	delete summary.callResultUrl;
+	return summary;
+}
+
+/**
+ * Limit Calls Across Executions: a place in the durable count is taken before the POST. A refusal
+ * (or a count that cannot be read) is the node's error, or its failed item with Continue On Fail.
+ */
+async function takeLimitPlace(
+	ctx: IExecuteFunctions,
+	placement: Placement,
+	campaign: CampaignItem,
+): Promise<{ place?: LimitPlace } | { refused: INodeExecutionData[][] }> {
+	const limit = readCallLimit(ctx);
+	if (!limit) return {};
+	let refusal: NodeFailure | undefined;
+	let place: LimitPlace | undefined;
+	try {
+		const taken = await limit.take(0);
+		refusal = taken.refusal;
+		place = taken.place;
+	} catch (error) {
+		refusal = markNoCallPlaced(error as NodeFailure);
+	}
+	if (!refusal) return { place };
+	if (!ctx.continueOnFail()) throw refusal;
+	const summary = outputSummary(placement);
+	return {
+		refused: onlyItem({ ...failedItem(refusal, 'invalid', summary), ...campaignFields(campaign, noCall(`not placed: ${refusal.message}`)) }),
+	};
+}
+
+/**
+ * POSTs the placement: the accepted call's item (without the resume URL), or, when it fails, the
+ * node's error or its failed item with Continue On Fail. A refusal gives the place in the count back.
+ */
+async function postPlacement(
+	ctx: IExecuteFunctions,
+	settings: RequestSettings,
+	placement: Placement,
+	campaign: CampaignItem,
+	limitPlace: LimitPlace | undefined,
+): Promise<{ accepted: IDataObject } | { failed: INodeExecutionData[][] }> {
 	let accepted: IDataObject;
 	try {
-		const response = await outboundApi(this, settings, 'POST', placement.path, {
+		const response = await outboundApi(ctx, settings, 'POST', placement.path, {
 			body: placement.body,
 			retry: false,
 			itemIndex: 0,
 		});
-		accepted = placedItem(node, placement, response, new Date().toISOString(), 0);
+		accepted = placedItem(ctx.getNode(), placement, response, new Date().toISOString(), 0);
 	} catch (caught) {
 		const error = caught as NodeFailure;
 		const outcome = outcomeOf(error);
 		// Refused by the platform: nothing was placed, the place in the count is given back.
 		if (outcome === 'rejected') await limitPlace?.release().catch(() => undefined);
 		describeOutcome(error, outcome);
-		if (!this.continueOnFail()) throw error;
-		const summary = { ...placement.summary };
-		delete summary.callResultUrl;
+		if (!ctx.continueOnFail()) throw error;
+		const summary = outputSummary(placement);
 		const reason = outcome === 'unknown' ? 'outcome unknown: never called again automatically' : `not placed: ${error.message}`;
-		return [
-			[
-				{
-					json: { ...failedItem(error, outcome, summary), ...campaignFields(campaign, noCall(reason)) },
-					pairedItem: { item: 0 },
-				},
-			],
-		];
+		return { failed: onlyItem({ ...failedItem(error, outcome, summary), ...campaignFields(campaign, noCall(reason)) }) };
 	}
 	// The resume URL may carry n8n's resume token: it stays out of the output.
 	delete accepted.callResultUrl;
+	return { accepted };
+}
 
+/**
+ * Puts the execution to wait until Max Wait, with the item n8n passes on when no result arrives
+ * (resultSource "timeout"); returns the item shown while it waits.
+ */
+async function waitForResult(
+	ctx: IExecuteFunctions,
+	accepted: IDataObject,
+	campaign: CampaignItem,
+	policy: RetryPolicy,
+	maxWaitMinutes: number,
+): Promise<INodeExecutionData[][]> {
 	const waitTill = new Date(Date.now() + maxWaitMinutes * 60_000);
 	const timeoutItem: INodeExecutionData = {
 		json: {
@@ -190,23 +241,16 @@ export async function placeCallAndWait(this: IExecuteFunctions): Promise<INodeEx
 	};
 	// What n8n passes on if Max Wait passes with no callback: the waiting node's input. A new data
 	// object (the upstream node's output array is left untouched).
-	const executeData = this.getExecuteData();
+	const executeData = ctx.getExecuteData();
 	executeData.data = { ...executeData.data, main: [[timeoutItem]] };
-	await this.putExecutionToWait(waitTill);
+	await ctx.putExecutionToWait(waitTill);
 
 	// Shown while the execution waits; replaced by the result (or the item above) on resume.
-	return [
-		[
-			{
-				json: {
-					...timeoutItem.json,
-					resultSource: 'waiting',
-					message: `Waiting for the call result until ${waitTill.toISOString()}`,
-				},
-				pairedItem: { item: 0 },
-			},
-		],
-	];
+	return onlyItem({
+		...timeoutItem.json,
+		resultSource: 'waiting',
+		message: `Waiting for the call result until ${waitTill.toISOString()}`,
+	});
 }
 
 /** The Retry Policy's decision about the result that arrived (a policy that no longer reads is said, not thrown). */

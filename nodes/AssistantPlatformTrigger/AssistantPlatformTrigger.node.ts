@@ -13,6 +13,7 @@ import { NodeConnectionTypes, webhookDescriptionFields } from 'n8n-workflow';
 import { PORTAL_CREDENTIAL } from '../shared/core/constants';
 import { MAX_JSON_DEPTH, redactSecrets } from '../shared/core/redact';
 import { callResultFields, parseCallResult } from '../shared/calls/callResult';
+import type { Parsed } from '../shared/calls/callResult';
 import { assertSupportedN8n } from '../shared/n8n/n8nSupport';
 import { isObject } from '../shared/core/object';
 import { searchAssistants } from '../shared/descriptions/searchAssistants';
@@ -262,26 +263,12 @@ export class AssistantPlatformTrigger implements INodeType {
 		const options = this.getNodeParameter('options', {}) as IDataObject;
 
 		// 1. Where the post comes from.
-		const allowlist = typeof options.ipAllowlist === 'string' ? options.ipAllowlist.trim() : '';
-		if (allowlist !== '') {
-			const { ranges, invalid } = parseAllowlist(allowlist);
-			const ip = clientIp(req, options.useForwardedFor === true);
-			if (invalid.length > 0 || !ipAllowed(ip, ranges)) {
-				return refuse(this, 403, 'address not allowed');
-			}
-		}
+		if (!addressAllowed(req, options)) return refuse(this, 403, 'address not allowed');
 
 		// 2. The secret token in the path, compared in constant time.
 		const { token, slug } = tokenAndEvent(requestPath(req), this.getNode().webhookId);
 		const secret = this.getNodeParameter('webhookSecret', '') as unknown;
-		if (
-			typeof secret !== 'string' ||
-			secretProblem(secret) !== undefined ||
-			token === undefined ||
-			!constantTimeEqual(token, secret)
-		) {
-			return refuse(this, 401, 'missing or wrong token');
-		}
+		if (!tokenMatches(token, secret)) return refuse(this, 401, 'missing or wrong token');
 
 		// 3. Which event.
 		const event: EventName | undefined = eventBySlug(slug);
@@ -297,30 +284,14 @@ export class AssistantPlatformTrigger implements INodeType {
 		}
 
 		// 5. The platform's authentication header on conversation ends, when configured.
-		if (event === 'conversationEnd') {
-			const name = typeof options.authHeaderName === 'string' ? options.authHeaderName.trim() : '';
-			const expected = typeof options.authHeaderValue === 'string' ? options.authHeaderValue : '';
-			if (name !== '' && expected !== '') {
-				const received = header(req, name);
-				if (received === undefined || !constantTimeEqual(received, expected)) {
-					return refuse(this, 401, 'missing or wrong authentication header');
-				}
-			}
+		if (event === 'conversationEnd' && !authHeaderMatches(req, options)) {
+			return refuse(this, 401, 'missing or wrong authentication header');
 		}
 
 		// 6. The body.
-		const contentType = (header(req, 'content-type') ?? '').toLowerCase();
-		if (contentType.startsWith('multipart/')) return refuse(this, 400, 'the body is not JSON');
-		const parsed = readJsonObject(req.rawBody, req.body);
-		if (!parsed.ok) return refuse(this, 400, parsed.reason);
-		let body: IDataObject;
-		try {
-			// The platform may echo the URL (and so the token) or the header value back: never output them.
-			body = redactSecrets(parsed.value, [secret, String(options.authHeaderValue ?? '')]);
-		} catch {
-			// The only failure: JSON nested deeper than MAX_JSON_DEPTH (n8n's own copy of it would fail later).
-			return refuse(this, 400, `the body is nested deeper than ${MAX_JSON_DEPTH} levels`);
-		}
+		const read = readBody(req, secret, options);
+		if (!read.ok) return refuse(this, 400, read.reason);
+		const body = read.value;
 		const receivedAt = new Date().toISOString();
 
 		let json: IDataObject;
@@ -357,18 +328,70 @@ export class AssistantPlatformTrigger implements INodeType {
 			};
 		}
 
-		if (options.ignoreRepeats === true) {
-			const minutes = Number(options.repeatWindowMinutes ?? DEFAULT_REPEAT_WINDOW_MINUTES);
-			const windowMs = (Number.isFinite(minutes) && minutes > 0 ? minutes : DEFAULT_REPEAT_WINDOW_MINUTES) * 60_000;
-			const key = deliveryKey(event, body, req.rawBody);
-			// A test URL keeps its static data to itself and remembers nothing in this process.
-			const mode = this.getMode();
-			const memoryKey = mode === 'manual' ? undefined : triggerMemoryKey(mode, this.getWorkflow().id, this.getNode().name);
-			if (isRepeat(this.getWorkflowStaticData('node'), key, Date.now(), windowMs, memoryKey)) {
-				return { webhookResponse: { received: true, started: false, reason: 'repeated delivery' } };
-			}
+		if (options.ignoreRepeats === true && isRepeatedDelivery(this, options, event, body, req.rawBody)) {
+			return { webhookResponse: { received: true, started: false, reason: 'repeated delivery' } };
 		}
 
 		return { workflowData: [[{ json }]] };
 	}
+}
+
+/** Options > IP Allowlist: whether the post's address is in it (any address when it is empty). */
+function addressAllowed(req: TriggerRequest, options: IDataObject): boolean {
+	const allowlist = typeof options.ipAllowlist === 'string' ? options.ipAllowlist.trim() : '';
+	if (allowlist === '') return true;
+	const { ranges, invalid } = parseAllowlist(allowlist);
+	const ip = clientIp(req, options.useForwardedFor === true);
+	return invalid.length === 0 && ipAllowed(ip, ranges);
+}
+
+/** Whether the path's token is the Webhook Secret (a secret that is not usable matches no token). */
+function tokenMatches(token: string | undefined, secret: unknown): secret is string {
+	return (
+		typeof secret === 'string' &&
+		secretProblem(secret) === undefined &&
+		token !== undefined &&
+		constantTimeEqual(token, secret)
+	);
+}
+
+/** Options > Authentication Header, when both its name and value are set: whether the post carries it. */
+function authHeaderMatches(req: TriggerRequest, options: IDataObject): boolean {
+	const name = typeof options.authHeaderName === 'string' ? options.authHeaderName.trim() : '';
+	const expected = typeof options.authHeaderValue === 'string' ? options.authHeaderValue : '';
+	if (name === '' || expected === '') return true;
+	const received = header(req, name);
+	return received !== undefined && constantTimeEqual(received, expected);
+}
+
+/** The post's JSON object, without the secrets it may echo back, or why it is refused (400). */
+function readBody(req: TriggerRequest, secret: string, options: IDataObject): Parsed<IDataObject> {
+	const contentType = (header(req, 'content-type') ?? '').toLowerCase();
+	if (contentType.startsWith('multipart/')) return { ok: false, reason: 'the body is not JSON' };
+	const parsed = readJsonObject(req.rawBody, req.body);
+	if (!parsed.ok) return parsed;
+	try {
+		// The platform may echo the URL (and so the token) or the header value back: never output them.
+		return { ok: true, value: redactSecrets(parsed.value, [secret, String(options.authHeaderValue ?? '')]) };
+	} catch {
+		// The only failure: JSON nested deeper than MAX_JSON_DEPTH (n8n's own copy of it would fail later).
+		return { ok: false, reason: `the body is nested deeper than ${MAX_JSON_DEPTH} levels` };
+	}
+}
+
+/** Options > Ignore Repeats: whether this delivery was received before within the repeat window (and remembers it). */
+function isRepeatedDelivery(
+	ctx: IWebhookFunctions,
+	options: IDataObject,
+	event: EventName,
+	body: IDataObject,
+	rawBody: unknown,
+): boolean {
+	const minutes = Number(options.repeatWindowMinutes ?? DEFAULT_REPEAT_WINDOW_MINUTES);
+	const windowMs = (Number.isFinite(minutes) && minutes > 0 ? minutes : DEFAULT_REPEAT_WINDOW_MINUTES) * 60_000;
+	const key = deliveryKey(event, body, rawBody);
+	// A test URL keeps its static data to itself and remembers nothing in this process.
+	const mode = ctx.getMode();
+	const memoryKey = mode === 'manual' ? undefined : triggerMemoryKey(mode, ctx.getWorkflow().id, ctx.getNode().name);
+	return isRepeat(ctx.getWorkflowStaticData('node'), key, Date.now(), windowMs, memoryKey);
 }

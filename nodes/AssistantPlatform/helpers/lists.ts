@@ -1,4 +1,4 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, NodeOutput } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INode, INodeExecutionData, NodeOutput } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { DEFAULT_MAX_LIST_MB, DEFAULT_MAX_PAGES, MAX_EMPTY_PAGES, MAX_PAGE_SIZE, MB } from '../../shared/core/constants';
@@ -124,122 +124,184 @@ async function walkList(
 	walk: PageWalkOptions,
 	itemIndex: number | undefined,
 ): Promise<IDataObject[]> {
-	const node = ctx.getNode();
-	const pageLimit = walk.returnAll ? walk.pageSize : Math.min(walk.pageSize, walk.limit);
+	const state = startWalk(ctx.getNode(), url, walk, itemIndex);
 	const baseQs: IDataObject = { ...qs };
 	delete baseQs.cursor;
-	const collected: IDataObject[] = [];
-	const cursors = new Set<string>();
-	const seen = new SeenItems(walk.idField);
-	let cursor: string | undefined;
-	let page = 0;
-	let emptyPages = 0;
-	const maxPages = walk.maxPages ?? DEFAULT_MAX_PAGES;
-	const maxBytes = walk.maxBytes ?? DEFAULT_MAX_LIST_MB * MB;
-	let bytesRead = 0;
-	const tooLarge = () =>
-		stop(
-			`the list is larger than ${formatMb(maxBytes)}${walk.listSizeOption ? ` (${MAX_LIST_SETTING})` : ''}`,
-			`brought what was read to more than ${formatMb(maxBytes)}, the bound of one list so that it cannot exhaust n8n's memory. ${
-				walk.listSizeOption
-					? `Use Limit or a filter to read less, or raise ${MAX_LIST_SETTING} (MB)`
-					: 'Remove entries the platform no longer needs, or read the list with Custom API Request (Paginate, Limit)'
-			}`,
-		);
-	const stop = (message: string, detail: string) =>
-		new NodeApiError(node, { page } as IDataObject as never, {
-			message: `Pagination stopped: ${message}`,
-			description: `Page ${page} of ${url} ${detail}. ${collected.length} items were read before the stop; nothing was output twice.`,
-			itemIndex,
-		});
-
 	for (;;) {
-		page++;
-		const pageQs: IDataObject = { ...baseQs, limit: pageLimit };
-		if (cursor !== undefined) pageQs.cursor = cursor;
-		let response: PlatformResponse;
-		// A page may bring the walk up to its bound, not past it: the transport stops reading there.
-		const remaining: SizeLimit = { bytes: Math.max(0, maxBytes - bytesRead), setting: MAX_LIST_SETTING };
-		try {
-			response = await fetchPage(pageQs, remaining);
-		} catch (error) {
-			if (error instanceof AnswerTooLargeError && error.limit === remaining) throw tooLarge();
-			if (!(error instanceof NodeApiError)) throw new NodeOperationError(node, error as Error, { itemIndex });
-			throw stoppedAt(error, page, url, collected.length);
-		}
-		bytesRead += response.bytes ?? 0;
-		if (bytesRead > maxBytes) throw tooLarge();
-		const body = response.body as IDataObject;
+		const body = await readNextPage(state, fetchPage, baseQs);
 		if (Array.isArray(body)) {
 			// The historical unpaginated form: everything at once.
-			if (seen.add(body).length > 0) {
-				throw stop('the platform returned the same item twice', 'repeated items in its answer');
+			if (state.seen.add(body).length > 0) {
+				throw stopWalk(state, 'the platform returned the same item twice', 'repeated items in its answer');
 			}
-			collected.push(...(body as IDataObject[]));
+			state.collected.push(...(body as IDataObject[]));
 			break;
 		}
-		const data = body?.data;
-		const meta = body?.meta as IDataObject | undefined;
-		if (!Array.isArray(data) || !meta || typeof meta !== 'object') {
-			throw stop('the platform answered a page without "data" and "meta"', 'had an unexpected shape (use Custom API Request to inspect the raw answer)');
-		}
-		if (data.length > pageLimit) {
-			throw stop(
-				'the platform returned more items than the page size asked for',
-				`had ${data.length} items where limit ${pageLimit} was asked for; a platform that ignores the page size could fill n8n's memory with items`,
-			);
-		}
-		const repeated = seen.add(data);
-		if (repeated.length > 0) {
-			throw stop(
-				'the platform returned items already returned',
-				`repeated ${repeated.length} item(s) already read (first: ${seen.describe(repeated[0])}); following it could loop or output duplicates`,
-			);
-		}
-		const hasMore = readHasMore(meta);
-		if (!hasMore.ok) {
-			throw stop(
-				hasMore.problem,
-				'had it: the contract\'s hasMore is true or false, and a guess could end the list early without a word or follow it forever',
-			);
-		}
-		collected.push(...(data as IDataObject[]));
-		if (!walk.returnAll && collected.length >= walk.limit) break;
-		if (!hasMore.value) break;
-		const next = meta.nextCursor;
-		if (typeof next !== 'string' || next === '') {
-			throw stop(
-				'the platform said there are more items but gave no cursor',
-				`had meta.hasMore true and meta.nextCursor ${JSON.stringify(next ?? null)}`,
-			);
-		}
-		if (cursors.has(next)) {
-			throw stop('the platform returned the same cursor twice', 'repeated an earlier cursor; following it would loop forever');
-		}
-		if (data.length === 0) emptyPages++;
-		if (emptyPages >= MAX_EMPTY_PAGES) {
-			throw stop(
-				`the platform returned ${MAX_EMPTY_PAGES} empty pages`,
-				`was the ${MAX_EMPTY_PAGES}th empty page of this walk with meta.hasMore true`,
-			);
-		}
-		const total = meta.totalCount;
-		if (typeof total === 'number' && Number.isFinite(total) && collected.length > total + pageLimit) {
-			throw stop(
-				`the platform returned more items than the list holds (meta.totalCount ${total})`,
-				`brought the count to ${collected.length}, more than a page past meta.totalCount, and still said hasMore`,
-			);
-		}
-		if (page >= maxPages) {
-			throw stop(
-				`the list has more than ${maxPages} pages (Options > Max Pages)`,
-				`was the last page allowed and said hasMore. If the list really is that long, raise Options > Max Pages or use Limit`,
-			);
-		}
-		cursors.add(next);
-		cursor = next;
+		const { data, meta, hasMore } = checkedPage(state, body);
+		state.collected.push(...data);
+		if (!walk.returnAll && state.collected.length >= walk.limit) break;
+		if (!hasMore) break;
+		followCursor(state, meta, data.length);
 	}
-	return walk.returnAll ? collected : collected.slice(0, walk.limit);
+	return walk.returnAll ? state.collected : state.collected.slice(0, walk.limit);
+}
+
+/** Where a page walk is and what it has read (its errors name the page and the items read before). */
+interface WalkState {
+	node: INode;
+	url: string;
+	walk: PageWalkOptions;
+	itemIndex: number | undefined;
+	/** The `limit` sent with every page. */
+	pageLimit: number;
+	maxPages: number;
+	maxBytes: number;
+	collected: IDataObject[];
+	cursors: Set<string>;
+	seen: SeenItems;
+	cursor: string | undefined;
+	page: number;
+	emptyPages: number;
+	bytesRead: number;
+}
+
+function startWalk(node: INode, url: string, walk: PageWalkOptions, itemIndex: number | undefined): WalkState {
+	return {
+		node,
+		url,
+		walk,
+		itemIndex,
+		pageLimit: walk.returnAll ? walk.pageSize : Math.min(walk.pageSize, walk.limit),
+		maxPages: walk.maxPages ?? DEFAULT_MAX_PAGES,
+		maxBytes: walk.maxBytes ?? DEFAULT_MAX_LIST_MB * MB,
+		collected: [],
+		cursors: new Set<string>(),
+		seen: new SeenItems(walk.idField),
+		cursor: undefined,
+		page: 0,
+		emptyPages: 0,
+		bytesRead: 0,
+	};
+}
+
+/** The error that stops a walk at its current page. */
+function stopWalk(state: WalkState, message: string, detail: string): NodeApiError {
+	return new NodeApiError(state.node, { page: state.page } as IDataObject as never, {
+		message: `Pagination stopped: ${message}`,
+		description: `Page ${state.page} of ${state.url} ${detail}. ${state.collected.length} items were read before the stop; nothing was output twice.`,
+		itemIndex: state.itemIndex,
+	});
+}
+
+/** The error of a walk that read more bytes than its bound. */
+function listTooLarge(state: WalkState): NodeApiError {
+	const { maxBytes, walk } = state;
+	return stopWalk(
+		state,
+		`the list is larger than ${formatMb(maxBytes)}${walk.listSizeOption ? ` (${MAX_LIST_SETTING})` : ''}`,
+		`brought what was read to more than ${formatMb(maxBytes)}, the bound of one list so that it cannot exhaust n8n's memory. ${
+			walk.listSizeOption
+				? `Use Limit or a filter to read less, or raise ${MAX_LIST_SETTING} (MB)`
+				: 'Remove entries the platform no longer needs, or read the list with Custom API Request (Paginate, Limit)'
+		}`,
+	);
+}
+
+/** Requests the next page (with the cursor of the one before) within what is left of the byte bound; its body. */
+async function readNextPage(
+	state: WalkState,
+	fetchPage: (qs: IDataObject, sizeLimit: SizeLimit) => Promise<PlatformResponse>,
+	baseQs: IDataObject,
+): Promise<IDataObject> {
+	state.page++;
+	const pageQs: IDataObject = { ...baseQs, limit: state.pageLimit };
+	if (state.cursor !== undefined) pageQs.cursor = state.cursor;
+	let response: PlatformResponse;
+	// A page may bring the walk up to its bound, not past it: the transport stops reading there.
+	const remaining: SizeLimit = { bytes: Math.max(0, state.maxBytes - state.bytesRead), setting: MAX_LIST_SETTING };
+	try {
+		response = await fetchPage(pageQs, remaining);
+	} catch (error) {
+		if (error instanceof AnswerTooLargeError && error.limit === remaining) throw listTooLarge(state);
+		if (!(error instanceof NodeApiError)) throw new NodeOperationError(state.node, error as Error, { itemIndex: state.itemIndex });
+		throw stoppedAt(error, state.page, state.url, state.collected.length);
+	}
+	state.bytesRead += response.bytes ?? 0;
+	if (state.bytesRead > state.maxBytes) throw listTooLarge(state);
+	return response.body as IDataObject;
+}
+
+/** A page's items, meta and hasMore, once its shape, its size and its items are checked. */
+function checkedPage(state: WalkState, body: IDataObject): { data: IDataObject[]; meta: IDataObject; hasMore: boolean } {
+	const data = body?.data;
+	const meta = body?.meta as IDataObject | undefined;
+	if (!Array.isArray(data) || !meta || typeof meta !== 'object') {
+		throw stopWalk(state, 'the platform answered a page without "data" and "meta"', 'had an unexpected shape (use Custom API Request to inspect the raw answer)');
+	}
+	if (data.length > state.pageLimit) {
+		throw stopWalk(
+			state,
+			'the platform returned more items than the page size asked for',
+			`had ${data.length} items where limit ${state.pageLimit} was asked for; a platform that ignores the page size could fill n8n's memory with items`,
+		);
+	}
+	const repeated = state.seen.add(data);
+	if (repeated.length > 0) {
+		throw stopWalk(
+			state,
+			'the platform returned items already returned',
+			`repeated ${repeated.length} item(s) already read (first: ${state.seen.describe(repeated[0])}); following it could loop or output duplicates`,
+		);
+	}
+	const hasMore = readHasMore(meta);
+	if (!hasMore.ok) {
+		throw stopWalk(
+			state,
+			hasMore.problem,
+			'had it: the contract\'s hasMore is true or false, and a guess could end the list early without a word or follow it forever',
+		);
+	}
+	return { data: data as IDataObject[], meta, hasMore: hasMore.value };
+}
+
+/** Takes the cursor of a page that said hasMore, unless following it could loop or never end. */
+function followCursor(state: WalkState, meta: IDataObject, pageItems: number): void {
+	const next = meta.nextCursor;
+	if (typeof next !== 'string' || next === '') {
+		throw stopWalk(
+			state,
+			'the platform said there are more items but gave no cursor',
+			`had meta.hasMore true and meta.nextCursor ${JSON.stringify(next ?? null)}`,
+		);
+	}
+	if (state.cursors.has(next)) {
+		throw stopWalk(state, 'the platform returned the same cursor twice', 'repeated an earlier cursor; following it would loop forever');
+	}
+	if (pageItems === 0) state.emptyPages++;
+	if (state.emptyPages >= MAX_EMPTY_PAGES) {
+		throw stopWalk(
+			state,
+			`the platform returned ${MAX_EMPTY_PAGES} empty pages`,
+			`was the ${MAX_EMPTY_PAGES}th empty page of this walk with meta.hasMore true`,
+		);
+	}
+	const total = meta.totalCount;
+	if (typeof total === 'number' && Number.isFinite(total) && state.collected.length > total + state.pageLimit) {
+		throw stopWalk(
+			state,
+			`the platform returned more items than the list holds (meta.totalCount ${total})`,
+			`brought the count to ${state.collected.length}, more than a page past meta.totalCount, and still said hasMore`,
+		);
+	}
+	if (state.page >= state.maxPages) {
+		throw stopWalk(
+			state,
+			`the list has more than ${state.maxPages} pages (Options > Max Pages)`,
+			`was the last page allowed and said hasMore. If the list really is that long, raise Options > Max Pages or use Limit`,
+		);
+	}
+	state.cursors.add(next);
+	state.cursor = next;
 }
 
 /** Reads Return All / Limit / Options > Page Size of the current operation for one item. */

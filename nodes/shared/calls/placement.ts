@@ -87,7 +87,35 @@ export function readPlacement(
 	assertAllowedDestination(node, dst, ctx.getNodeParameter('allowedDestinations', i, ''), i);
 	const callerId = assertE164(node, 'Caller ID', ctx.getNodeParameter('callerId', i, ''), i);
 	const options = (ctx.getNodeParameter('options', i, {}) ?? {}) as IDataObject;
+	const key = readAssistantKey(node, options, credentialKey, i);
+	const pbx = route === 'pbx' ? readPbxFields(ctx, node, i, options) : undefined;
+	const callResultUrl = readCallResultUrl(node, options, resultUrl, i);
+	const legacy = options.legacyFieldNames === true;
+	const extra = readAdditionalFields(ctx, node, i);
 
+	const body: IDataObject = { dst, callerId };
+	body[legacy ? KEY_FIELD.legacy : KEY_FIELD.current] = key;
+	if (pbx) {
+		body.ipPbx = pbx.ipPbx;
+		if (pbx.sipPort !== undefined) body.sipPort = pbx.sipPort;
+		if (pbx.addPrompt !== undefined) body.addPrompt = pbx.addPrompt;
+	}
+	if (callResultUrl !== undefined) {
+		body[legacy ? RESULT_URL_FIELD.legacy : RESULT_URL_FIELD.current] = callResultUrl;
+	}
+	Object.assign(body, extra);
+
+	const summary: IDataObject = { route, dst, callerId };
+	if (pbx) {
+		summary.ipPbx = pbx.ipPbx;
+		if (pbx.sipPort !== undefined) summary.sipPort = pbx.sipPort;
+	}
+	if (callResultUrl !== undefined) summary.callResultUrl = redactUrl(callResultUrl);
+	return { route, path: ROUTE_PATHS[route], body, summary };
+}
+
+/** The assistant key sent: Options > Assistant API Key Override, else the credential's; never empty. */
+function readAssistantKey(node: INode, options: IDataObject, credentialKey: string, i: number): string {
 	// Of the wrong type, an override is refused: read as empty it would place the call with the credential's key.
 	const override = textField(node, 'Assistant API Key Override', options.assistantApiKeyOverride, i, { numbers: false });
 	const key = override !== '' ? override : credentialKey;
@@ -99,34 +127,42 @@ export function readPlacement(
 			i,
 		);
 	}
+	return key;
+}
 
-	let ipPbx: string | undefined;
+/** The fields of the PBX route: its address (required), and the SIP port and additional prompt when given. */
+function readPbxFields(
+	ctx: IExecuteFunctions,
+	node: INode,
+	i: number,
+	options: IDataObject,
+): { ipPbx: string; sipPort?: number; addPrompt?: string } {
 	let sipPort: number | undefined;
 	let addPrompt: string | undefined;
-	if (route === 'pbx') {
-		const rawPbx = ctx.getNodeParameter('ipPbx', i, '');
-		ipPbx = typeof rawPbx === 'string' ? rawPbx.trim() : '';
-		if (ipPbx === '') throw invalid(node, 'PBX Address', 'must not be empty on the PBX route', i);
-		if (!isIpOrHostname(ipPbx)) {
-			throw invalid(node, 'PBX Address', `must be an IPv4 or IPv6 address or a hostname (got "${ipPbx}")`, i);
-		}
-		if (options.sipPort !== undefined && options.sipPort !== null && options.sipPort !== '') {
-			sipPort = assertIntegerInRange(node, 'SIP Port', options.sipPort, 1, 65535, i);
-		}
-		const prompt = textField(node, 'Additional Prompt', options.addPrompt, i, { trim: false });
-		if (prompt.trim() !== '') addPrompt = prompt;
+	const rawPbx = ctx.getNodeParameter('ipPbx', i, '');
+	const ipPbx = typeof rawPbx === 'string' ? rawPbx.trim() : '';
+	if (ipPbx === '') throw invalid(node, 'PBX Address', 'must not be empty on the PBX route', i);
+	if (!isIpOrHostname(ipPbx)) {
+		throw invalid(node, 'PBX Address', `must be an IPv4 or IPv6 address or a hostname (got "${ipPbx}")`, i);
 	}
-
-	let callResultUrl: string | undefined;
-	if (resultUrl !== undefined) {
-		callResultUrl = assertHttpUrl(node, 'Call Result URL', resultUrl, i);
-	} else {
-		const raw = options.callResultUrl;
-		const blank = raw === undefined || raw === null || (typeof raw === 'string' && raw.trim() === '');
-		if (!blank) callResultUrl = assertHttpUrl(node, 'Call Result URL', raw, i);
+	if (options.sipPort !== undefined && options.sipPort !== null && options.sipPort !== '') {
+		sipPort = assertIntegerInRange(node, 'SIP Port', options.sipPort, 1, 65535, i);
 	}
+	const prompt = textField(node, 'Additional Prompt', options.addPrompt, i, { trim: false });
+	if (prompt.trim() !== '') addPrompt = prompt;
+	return { ipPbx, sipPort, addPrompt };
+}
 
-	const legacy = options.legacyFieldNames === true;
+/** Where the result is sent: `resultUrl` when the node sets it, else Options > Call Result URL (none when blank). */
+function readCallResultUrl(node: INode, options: IDataObject, resultUrl: string | undefined, i: number): string | undefined {
+	if (resultUrl !== undefined) return assertHttpUrl(node, 'Call Result URL', resultUrl, i);
+	const raw = options.callResultUrl;
+	const blank = raw === undefined || raw === null || (typeof raw === 'string' && raw.trim() === '');
+	return blank ? undefined : assertHttpUrl(node, 'Call Result URL', raw, i);
+}
+
+/** Additional Fields (JSON), refused when it sets a field that has a field of its own (OWN_FIELDS). */
+function readAdditionalFields(ctx: IExecuteFunctions, node: INode, i: number): IDataObject {
 	const extra = parseJsonObject(
 		node,
 		'Additional Fields (JSON)',
@@ -144,26 +180,7 @@ export function readPlacement(
 			);
 		}
 	}
-
-	const body: IDataObject = { dst, callerId };
-	body[legacy ? KEY_FIELD.legacy : KEY_FIELD.current] = key;
-	if (route === 'pbx') {
-		body.ipPbx = ipPbx;
-		if (sipPort !== undefined) body.sipPort = sipPort;
-		if (addPrompt !== undefined) body.addPrompt = addPrompt;
-	}
-	if (callResultUrl !== undefined) {
-		body[legacy ? RESULT_URL_FIELD.legacy : RESULT_URL_FIELD.current] = callResultUrl;
-	}
-	Object.assign(body, extra);
-
-	const summary: IDataObject = { route, dst, callerId };
-	if (route === 'pbx') {
-		summary.ipPbx = ipPbx;
-		if (sipPort !== undefined) summary.sipPort = sipPort;
-	}
-	if (callResultUrl !== undefined) summary.callResultUrl = redactUrl(callResultUrl);
-	return { route, path: ROUTE_PATHS[route], body, summary };
+	return extra;
 }
 
 /** What a 2xx answer that is not an acceptance held, without its content (which may echo anything). */

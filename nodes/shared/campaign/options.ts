@@ -65,33 +65,7 @@ export function campaignProperty(mode: CampaignMode, display: Partial<INodePrope
 			description:
 				"Which call to this contact this is: 1 for the first. Comes back with the result (attempt) and the Retry Policy counts it; in a retry loop use the item's nextCall.attempt.",
 		},
-		{
-			displayName: 'Calling Hours',
-			name: 'callingHours',
-			type: 'fixedCollection',
-			placeholder: 'Add Calling Hours',
-			default: {},
-			description:
-				"When a contact may be called. An item outside its window is not dialled: it comes out with nextCall.at, the time the window opens next (not an error), so the workflow can hold it (Wait node) and send it here again.",
-			options: [
-				{
-					displayName: 'Window',
-					name: 'window',
-					values: [
-						...CALLING_WINDOW_FIELDS,
-						{
-							displayName: 'Time Zone',
-							name: 'timeZone',
-							type: 'string',
-							default: '',
-							placeholder: 'e.g. Europe/Rome',
-							description:
-								"The contact's time zone (an IANA name), usually an expression per item. Empty: the workflow's time zone (workflow settings).",
-						},
-					],
-				},
-			],
-		},
+		callingHoursOption(),
 		{
 			displayName: 'Earliest Call Time',
 			name: 'notBefore',
@@ -100,77 +74,9 @@ export function campaignProperty(mode: CampaignMode, display: Partial<INodePrope
 			description:
 				"Do not dial before this time (in a retry loop, the item's nextCall.at). An item whose time has not come comes out with nextCall.at, like one outside its Calling Hours. A date and time without an offset (2026-03-02T09:30) is in the workflow's time zone (workflow settings); one with Z or an offset is as written.",
 		},
-		{
-			displayName: 'Result Context',
-			name: 'resultContext',
-			type: 'fixedCollection',
-			typeOptions: { multipleValues: true },
-			placeholder: 'Add Field',
-			default: {},
-			description: `Fields that come back with the call result under "context", e.g. the contact's number in your CRM: in the Assistant Platform Trigger's Call Result (carried in the Call Result URL's query string), in Call and Wait's output and in this node's output. Limits: ${CONTEXT_RULES}.`,
-			options: [
-				{
-					displayName: 'Field',
-					name: 'fields',
-					values: [
-						{
-							displayName: 'Name',
-							name: 'name',
-							type: 'string',
-							default: '',
-							placeholder: 'e.g. customer',
-						},
-						{
-							displayName: 'Value',
-							name: 'value',
-							type: 'string',
-							default: '',
-							placeholder: 'e.g. C-1042',
-						},
-					],
-				},
-			],
-		},
+		resultContextOption(),
 	];
-	if (mode === 'placeCall') {
-		options.push(
-			{
-				displayName: 'Max Calls in Flight',
-				name: 'maxCallsInFlight',
-				type: 'number',
-				typeOptions: { minValue: 1, maxValue: MAX_CALLS_IN_FLIGHT_LIMIT },
-				default: 5,
-				description:
-					"At most this many of this execution's calls ring or talk at once: the next call is placed when one of them has ended (read from Call Status). The node follows every call to its end and outputs its outcome and nextCall (Retry Policy). Set it to your account's limit of simultaneous calls (less what other workflows use). A 429 refusal (nothing was placed) is waited out and the call placed then. Only a call's own status record frees its line; when status reads fail 10 times in a row, nothing more is dialled and the node stops, naming the calls still in flight. Batching is not used.",
-			},
-			{
-				displayName: 'Max Call Length (Minutes)',
-				name: 'maxCallMinutes',
-				type: 'number',
-				typeOptions: { minValue: 0.01, maxValue: 1440, numberPrecision: 2 },
-				default: DEFAULT_MAX_CALL_MINUTES,
-				description:
-					'With Max Calls in Flight: a call whose record has not appeared after this long is given up on (output pending, outcome unknown) and its line counted free',
-			},
-			{
-				displayName: 'Skip Numbers Already Called',
-				name: 'skipRepeatedNumbers',
-				type: 'boolean',
-				default: true,
-				description:
-					'Whether an item whose Destination Number this node already dialled in this execution for the same Attempt is skipped (it comes out saying so): a contact listed twice is called once. A retry (the next Attempt) is dialled.',
-			},
-			{
-				displayName: 'Status Check Interval (Seconds)',
-				name: 'statusCheckInterval',
-				type: 'number',
-				typeOptions: { minValue: 0.01, maxValue: 600, numberPrecision: 2 },
-				default: DEFAULT_STATUS_CHECK_SECONDS,
-				description:
-					'With Max Calls in Flight, while every line is busy: how often the status of the calls in progress is read (one read per call each time). Shorter frees lines sooner and costs more reads.',
-			},
-		);
-	}
+	if (mode === 'placeCall') options.push(...placeCallOptions());
 	return {
 		displayName: 'Campaign',
 		name: 'campaign',
@@ -181,6 +87,113 @@ export function campaignProperty(mode: CampaignMode, display: Partial<INodePrope
 		options: options.sort((a, b) => a.displayName.localeCompare(b.displayName)),
 		...display,
 	};
+}
+
+/** Campaign > Calling Hours: the window a contact may be called in, in the contact's time zone. */
+function callingHoursOption(): INodeProperties {
+	return {
+		displayName: 'Calling Hours',
+		name: 'callingHours',
+		type: 'fixedCollection',
+		placeholder: 'Add Calling Hours',
+		default: {},
+		description:
+			"When a contact may be called. An item outside its window is not dialled: it comes out with nextCall.at, the time the window opens next (not an error), so the workflow can hold it (Wait node) and send it here again.",
+		options: [
+			{
+				displayName: 'Window',
+				name: 'window',
+				values: [
+					...CALLING_WINDOW_FIELDS,
+					{
+						displayName: 'Time Zone',
+						name: 'timeZone',
+						type: 'string',
+						default: '',
+						placeholder: 'e.g. Europe/Rome',
+						description:
+							"The contact's time zone (an IANA name), usually an expression per item. Empty: the workflow's time zone (workflow settings).",
+					},
+				],
+			},
+		],
+	};
+}
+
+/** Campaign > Result Context: fields carried to the call result under "context". */
+function resultContextOption(): INodeProperties {
+	return {
+		displayName: 'Result Context',
+		name: 'resultContext',
+		type: 'fixedCollection',
+		typeOptions: { multipleValues: true },
+		placeholder: 'Add Field',
+		default: {},
+		description: `Fields that come back with the call result under "context", e.g. the contact's number in your CRM: in the Assistant Platform Trigger's Call Result (carried in the Call Result URL's query string), in Call and Wait's output and in this node's output. Limits: ${CONTEXT_RULES}.`,
+		options: [
+			{
+				displayName: 'Field',
+				name: 'fields',
+				values: [
+					{
+						displayName: 'Name',
+						name: 'name',
+						type: 'string',
+						default: '',
+						placeholder: 'e.g. customer',
+					},
+					{
+						displayName: 'Value',
+						name: 'value',
+						type: 'string',
+						default: '',
+						placeholder: 'e.g. C-1042',
+					},
+				],
+			},
+		],
+	};
+}
+
+/** The Campaign options of Place Call only: calls at once, their length, repeated numbers and status reads. */
+function placeCallOptions(): INodeProperties[] {
+	return [
+		{
+			displayName: 'Max Calls in Flight',
+			name: 'maxCallsInFlight',
+			type: 'number',
+			typeOptions: { minValue: 1, maxValue: MAX_CALLS_IN_FLIGHT_LIMIT },
+			default: 5,
+			description:
+				"At most this many of this execution's calls ring or talk at once: the next call is placed when one of them has ended (read from Call Status). The node follows every call to its end and outputs its outcome and nextCall (Retry Policy). Set it to your account's limit of simultaneous calls (less what other workflows use). A 429 refusal (nothing was placed) is waited out and the call placed then. Only a call's own status record frees its line; when status reads fail 10 times in a row, nothing more is dialled and the node stops, naming the calls still in flight. Batching is not used.",
+		},
+		{
+			displayName: 'Max Call Length (Minutes)',
+			name: 'maxCallMinutes',
+			type: 'number',
+			typeOptions: { minValue: 0.01, maxValue: 1440, numberPrecision: 2 },
+			default: DEFAULT_MAX_CALL_MINUTES,
+			description:
+				'With Max Calls in Flight: a call whose record has not appeared after this long is given up on (output pending, outcome unknown) and its line counted free',
+		},
+		{
+			displayName: 'Skip Numbers Already Called',
+			name: 'skipRepeatedNumbers',
+			type: 'boolean',
+			default: true,
+			description:
+				'Whether an item whose Destination Number this node already dialled in this execution for the same Attempt is skipped (it comes out saying so): a contact listed twice is called once. A retry (the next Attempt) is dialled.',
+		},
+		{
+			displayName: 'Status Check Interval (Seconds)',
+			name: 'statusCheckInterval',
+			type: 'number',
+			typeOptions: { minValue: 0.01, maxValue: 600, numberPrecision: 2 },
+			default: DEFAULT_STATUS_CHECK_SECONDS,
+			description:
+				'With Max Calls in Flight, while every line is busy: how often the status of the calls in progress is read (one read per call each time). Shorter frees lines sooner and costs more reads.',
+		},
+	];
 }
 
 /** The Campaign collection and the Retry Policy of a placement, with its display condition. */

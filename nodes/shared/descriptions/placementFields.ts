@@ -20,102 +20,145 @@ export const DEFAULT_RESULT_RECORD_WAIT_SECONDS = 3;
  * (empty on a node with one operation).
  */
 export function placementProperties(show: Show, mode: PlacementMode): INodeProperties[] {
-	const when = (extra: Show = {}) => {
-		const merged = { ...show, ...extra };
-		return Object.keys(merged).length > 0 ? { displayOptions: { show: merged } } : {};
-	};
+	const when = displayWhen(show);
 	const properties: INodeProperties[] = [];
-	if (mode !== 'campaignDial') {
-		properties.push({
-			displayName:
-				mode === 'placeCall'
-					? 'Each input item places one real phone call, exactly once: never retried. To pace a campaign, use Settings > Request Options > Batching.'
-					: 'Places one real phone call, then pauses the execution (no worker held) until its result arrives or Max Wait ends. One input item per execution.',
-			name: mode === 'placeCall' ? 'placeCallNotice' : 'placeCallAndWaitNotice',
-			type: 'notice',
-			default: '',
-			...when(),
-		});
-	}
-	properties.push(
-		{
-			displayName: 'Route',
-			name: 'route',
-			type: 'options',
-			noDataExpression: true,
-			options: [
-				{
-					name: 'Platform Trunk',
-					value: 'trunk',
-					description:
-						"Through the platform's VoIP trunks (POST /webhook/outbound_call). Caller ID must be a demo or purchased number assigned to the assistant.",
-				},
-				{
-					name: 'Your PBX',
-					value: 'pbx',
-					description:
-						'Through your own PBX (POST /webhook/outbound_call_pbx). The PBX address must be authorized for your account.',
-				},
-			],
-			default: 'trunk',
-			description: 'Which route the call takes',
-			...when(),
-		},
-	);
-	if (mode !== 'campaignDial') {
-		properties.push({
-			displayName: 'Destination Number',
-			name: 'dst',
-			type: 'string',
-			required: true,
-			default: '',
-			placeholder: 'e.g. +14155550123',
-			description:
-				'The number to call, in international (E.164) form: a leading + and the country code. Short national numbering plans are accepted.',
-			...when(),
-		});
-	}
+	if (mode !== 'campaignDial') properties.push(noticeProperty(mode, when()));
+	properties.push(routeProperty(when()));
+	if (mode !== 'campaignDial') properties.push(destinationProperty(when()));
 	properties.push(
 		allowedDestinationsProperty(when()),
 		// A campaign's lines are its own cap (Max Calls in Flight, counted in its table).
 		...(mode === 'campaignDial' ? [] : callLimitProperties(show)),
-		{
-			displayName: 'Caller ID',
-			name: 'callerId',
-			type: 'string',
-			required: true,
-			default: '',
-			placeholder: 'e.g. +390212345678',
-			description:
-				'The number shown to the person called, in international (E.164) form. On the platform trunk it must be a demo or purchased number assigned to the assistant.',
-			...when(),
-		},
-		{
-			displayName: 'PBX Address',
-			name: 'ipPbx',
-			type: 'string',
-			required: true,
-			default: '',
-			placeholder: 'e.g. pbx.example.com or 203.0.113.10',
-			description:
-				'IP address (v4 or v6) or hostname of your PBX. It must be authorized for your account on the platform.',
-			...when({ route: ['pbx'] }),
-		},
+		callerIdProperty(when()),
+		pbxAddressProperty(when({ route: ['pbx'] })),
 	);
-
-	if (mode === 'placeCallAndWait') {
-		properties.push({
-			displayName: 'Max Wait (Minutes)',
-			name: 'maxWaitMinutes',
-			type: 'number',
-			typeOptions: { minValue: 0.1, maxValue: MAX_WAIT_MINUTES_LIMIT },
-			default: DEFAULT_MAX_WAIT_MINUTES,
-			description:
-				'How long the execution waits for the call result. If none arrives in time, the workflow continues with an item whose resultSource is "timeout" and which still carries internal_id: connect Assistant Platform → Call Status → Get (Wait for Call Record) to read the outcome.',
+	if (mode === 'placeCallAndWait') properties.push(maxWaitProperty(when()));
+	if (mode !== 'campaignDial') properties.push(...campaignPlacementProperties(mode, when()));
+	properties.push(
+		{
+			displayName: 'Options',
+			name: 'options',
+			type: 'collection',
+			placeholder: 'Add Option',
+			default: {},
+			options: placementOptions(mode),
 			...when(),
-		});
-	}
+		},
+		jsonEscapeHatch(when()),
+	);
+	return properties;
+}
 
+/** The display condition of a field: the operation's `show` and `extra`, none when both are empty. */
+function displayWhen(show: Show): (extra?: Show) => Partial<INodeProperties> {
+	return (extra: Show = {}) => {
+		const merged = { ...show, ...extra };
+		return Object.keys(merged).length > 0 ? { displayOptions: { show: merged } } : {};
+	};
+}
+
+/** What the node does with each item: one real call, never retried (Place Call), or one call and a wait (Call and Wait). */
+function noticeProperty(mode: PlacementMode, display: Partial<INodeProperties>): INodeProperties {
+	return {
+		displayName:
+			mode === 'placeCall'
+				? 'Each input item places one real phone call, exactly once: never retried. To pace a campaign, use Settings > Request Options > Batching.'
+				: 'Places one real phone call, then pauses the execution (no worker held) until its result arrives or Max Wait ends. One input item per execution.',
+		name: mode === 'placeCall' ? 'placeCallNotice' : 'placeCallAndWaitNotice',
+		type: 'notice',
+		default: '',
+		...display,
+	};
+}
+
+/** Route: the platform's trunk or the user's PBX. */
+function routeProperty(display: Partial<INodeProperties>): INodeProperties {
+	return {
+		displayName: 'Route',
+		name: 'route',
+		type: 'options',
+		noDataExpression: true,
+		options: [
+			{
+				name: 'Platform Trunk',
+				value: 'trunk',
+				description:
+					"Through the platform's VoIP trunks (POST /webhook/outbound_call). Caller ID must be a demo or purchased number assigned to the assistant.",
+			},
+			{
+				name: 'Your PBX',
+				value: 'pbx',
+				description:
+					'Through your own PBX (POST /webhook/outbound_call_pbx). The PBX address must be authorized for your account.',
+			},
+		],
+		default: 'trunk',
+		description: 'Which route the call takes',
+		...display,
+	};
+}
+
+/** Destination Number: the number to call (E.164). */
+function destinationProperty(display: Partial<INodeProperties>): INodeProperties {
+	return {
+		displayName: 'Destination Number',
+		name: 'dst',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'e.g. +14155550123',
+		description:
+			'The number to call, in international (E.164) form: a leading + and the country code. Short national numbering plans are accepted.',
+		...display,
+	};
+}
+
+/** Caller ID: the number shown to the person called (E.164). */
+function callerIdProperty(display: Partial<INodeProperties>): INodeProperties {
+	return {
+		displayName: 'Caller ID',
+		name: 'callerId',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'e.g. +390212345678',
+		description:
+			'The number shown to the person called, in international (E.164) form. On the platform trunk it must be a demo or purchased number assigned to the assistant.',
+		...display,
+	};
+}
+
+/** PBX Address: the PBX the PBX route goes through. */
+function pbxAddressProperty(display: Partial<INodeProperties>): INodeProperties {
+	return {
+		displayName: 'PBX Address',
+		name: 'ipPbx',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'e.g. pbx.example.com or 203.0.113.10',
+		description:
+			'IP address (v4 or v6) or hostname of your PBX. It must be authorized for your account on the platform.',
+		...display,
+	};
+}
+
+/** Max Wait (Minutes) of Call and Wait: how long the execution waits for the call result. */
+function maxWaitProperty(display: Partial<INodeProperties>): INodeProperties {
+	return {
+		displayName: 'Max Wait (Minutes)',
+		name: 'maxWaitMinutes',
+		type: 'number',
+		typeOptions: { minValue: 0.1, maxValue: MAX_WAIT_MINUTES_LIMIT },
+		default: DEFAULT_MAX_WAIT_MINUTES,
+		description:
+			'How long the execution waits for the call result. If none arrives in time, the workflow continues with an item whose resultSource is "timeout" and which still carries internal_id: connect Assistant Platform → Call Status → Get (Wait for Call Record) to read the outcome.',
+		...display,
+	};
+}
+
+/** The Options of a placement (Call and Wait has no Call Result URL: its result comes to the execution's resume URL). */
+function placementOptions(mode: PlacementMode): INodeProperties[] {
 	const options: INodeProperties[] = [
 		{
 			displayName: 'Additional Prompt',
@@ -177,21 +220,7 @@ export function placementProperties(show: Show, mode: PlacementMode): INodePrope
 				'When the call result arrives, the node also reads the call status (billed seconds, traffic cost). The record may take a moment to be written: keep reading for up to this long (0 to 60) before continuing without it (statusRecord "pending"). The platform waits for the answer to its result request meanwhile, so keep it short.',
 		});
 	}
-
-	if (mode !== 'campaignDial') properties.push(...campaignPlacementProperties(mode, when()));
-	properties.push(
-		{
-			displayName: 'Options',
-			name: 'options',
-			type: 'collection',
-			placeholder: 'Add Option',
-			default: {},
-			options,
-			...when(),
-		},
-		jsonEscapeHatch(when()),
-	);
-	return properties;
+	return options;
 }
 
 /** "Additional Fields (JSON)" (shared wording), with this operation's display condition. */

@@ -86,73 +86,107 @@ async function resolveEntry(
 	loadCatalog: () => Promise<CatalogTool[]>,
 	loadBound: () => Promise<BoundTool[]>,
 ): Promise<ToolBinding> {
-	const node = ctx.getNode();
-	const itemIndex = ctx.getItemIndex();
-	const { label, toolName, kind, given } = entry;
+	const { toolName, kind, given } = entry;
 	if (kind === 'custom_tool') return { toolName, subscriptionName: null };
 
 	const named = (await loadCatalog()).filter((tool) => tool.toolName === toolName);
 	const candidates = kind === FROM_CATALOG ? named : named.filter((tool) => tool.kind === kind);
 
-	if (candidates.length === 0) {
-		if (entry.removal) {
-			const bound = (await loadBound()).filter(
-				(b) =>
-					b.toolName === toolName &&
-					(kind === FROM_CATALOG || !b.kind || b.kind === kind) &&
-					(given === '' || b.subscriptionName === given),
-			);
-			const names = [...new Set(bound.map((b) => b.subscriptionName ?? null))];
-			if (names.length === 1) return { toolName, subscriptionName: names[0] };
-			if (names.length > 1) {
-				throw invalid(
-					node,
-					`${label} › Subscription Name`,
-					`"${toolName}" is bound to the assistant several times (${names.map((n) => JSON.stringify(n)).join(', ')}): give the Subscription Name of the one to remove`,
-					itemIndex,
-				);
-			}
-			throw invalid(
-				node,
-				`${label} › Tool`,
-				`"${toolName}"${kind === FROM_CATALOG ? '' : ` (${kind})`} is neither in the tool catalog nor bound to the assistant${given ? ` with subscription name "${given}"` : ''}`,
-				itemIndex,
-			);
-		}
-		if (named.length > 0) {
-			const kinds = [...new Set(named.map((tool) => tool.kind ?? 'unknown'))].join(' / ');
-			throw invalid(
-				node,
-				`${label} › Kind`,
-				`"${toolName}" is a ${kinds} in the tool catalog, not a ${kind}`,
-				itemIndex,
-			);
-		}
-		throw invalid(node, `${label} › Tool`, `"${toolName}" is not in the tool catalog`, itemIndex);
-	}
+	if (candidates.length === 0) return await resolveOutsideCatalog(ctx, entry, named, loadBound);
+	if (given !== '') return checkedSubscriptionName(ctx, entry, candidates);
+	return catalogSubscriptionName(ctx, entry, candidates);
+}
 
-	if (given !== '') {
-		const match = candidates.find((tool) => !isCustom(tool) && instanceOf(tool) === given);
-		if (match) return { toolName, subscriptionName: given };
-		if (candidates.every(isCustom)) {
-			throw invalid(
-				node,
-				`${label} › Subscription Name`,
-				`must be empty: "${toolName}" is a custom_tool in the catalog, for which the platform requires null (got "${given}")`,
-				itemIndex,
-			);
-		}
-		const expected = candidates.map(instanceOf).filter((name): name is string => !!name);
+/**
+ * An entry no catalog tool of its kind matches: a removal is resolved from the assistant's current
+ * bindings; anything else is refused, naming the kind the catalog has when the name is there.
+ */
+async function resolveOutsideCatalog(
+	ctx: ItemScope,
+	entry: ToolEntry,
+	named: CatalogTool[],
+	loadBound: () => Promise<BoundTool[]>,
+): Promise<ToolBinding> {
+	if (entry.removal) return await resolveFromBindings(ctx, entry, loadBound);
+	const node = ctx.getNode();
+	const itemIndex = ctx.getItemIndex();
+	const { label, toolName, kind } = entry;
+	if (named.length > 0) {
+		const kinds = [...new Set(named.map((tool) => tool.kind ?? 'unknown'))].join(' / ');
 		throw invalid(
 			node,
-			`${label} › Subscription Name`,
-			expected.length > 0
-				? `must be the catalog's instance name of "${toolName}" (${expected.map((name) => `"${name}"`).join(' or ')}), got "${given}"`
-				: `"${toolName}" has no instanceName in the tool catalog, so no subscription name can be checked (got "${given}")`,
+			`${label} › Kind`,
+			`"${toolName}" is a ${kinds} in the tool catalog, not a ${kind}`,
 			itemIndex,
 		);
 	}
+	throw invalid(node, `${label} › Tool`, `"${toolName}" is not in the tool catalog`, itemIndex);
+}
 
+/** A removal of a tool outside the catalog: the one binding of the assistant it names, else refused. */
+async function resolveFromBindings(
+	ctx: ItemScope,
+	entry: ToolEntry,
+	loadBound: () => Promise<BoundTool[]>,
+): Promise<ToolBinding> {
+	const node = ctx.getNode();
+	const itemIndex = ctx.getItemIndex();
+	const { label, toolName, kind, given } = entry;
+	const bound = (await loadBound()).filter(
+		(b) =>
+			b.toolName === toolName &&
+			(kind === FROM_CATALOG || !b.kind || b.kind === kind) &&
+			(given === '' || b.subscriptionName === given),
+	);
+	const names = [...new Set(bound.map((b) => b.subscriptionName ?? null))];
+	if (names.length === 1) return { toolName, subscriptionName: names[0] };
+	if (names.length > 1) {
+		throw invalid(
+			node,
+			`${label} › Subscription Name`,
+			`"${toolName}" is bound to the assistant several times (${names.map((n) => JSON.stringify(n)).join(', ')}): give the Subscription Name of the one to remove`,
+			itemIndex,
+		);
+	}
+	throw invalid(
+		node,
+		`${label} › Tool`,
+		`"${toolName}"${kind === FROM_CATALOG ? '' : ` (${kind})`} is neither in the tool catalog nor bound to the assistant${given ? ` with subscription name "${given}"` : ''}`,
+		itemIndex,
+	);
+}
+
+/** An entry with a Subscription Name: kept when it is a candidate's catalog instanceName, else refused. */
+function checkedSubscriptionName(ctx: ItemScope, entry: ToolEntry, candidates: CatalogTool[]): ToolBinding {
+	const node = ctx.getNode();
+	const itemIndex = ctx.getItemIndex();
+	const { label, toolName, given } = entry;
+	const match = candidates.find((tool) => !isCustom(tool) && instanceOf(tool) === given);
+	if (match) return { toolName, subscriptionName: given };
+	if (candidates.every(isCustom)) {
+		throw invalid(
+			node,
+			`${label} › Subscription Name`,
+			`must be empty: "${toolName}" is a custom_tool in the catalog, for which the platform requires null (got "${given}")`,
+			itemIndex,
+		);
+	}
+	const expected = candidates.map(instanceOf).filter((name): name is string => !!name);
+	throw invalid(
+		node,
+		`${label} › Subscription Name`,
+		expected.length > 0
+			? `must be the catalog's instance name of "${toolName}" (${expected.map((name) => `"${name}"`).join(' or ')}), got "${given}"`
+			: `"${toolName}" has no instanceName in the tool catalog, so no subscription name can be checked (got "${given}")`,
+		itemIndex,
+	);
+}
+
+/** An entry without a Subscription Name: the one candidate's, from the catalog (null for a custom_tool). */
+function catalogSubscriptionName(ctx: ItemScope, entry: ToolEntry, candidates: CatalogTool[]): ToolBinding {
+	const node = ctx.getNode();
+	const itemIndex = ctx.getItemIndex();
+	const { label, toolName } = entry;
 	if (candidates.every(isCustom)) return { toolName, subscriptionName: null };
 	if (candidates.length > 1) {
 		const instances = candidates.map((tool) => (isCustom(tool) ? 'custom_tool (null)' : `"${instanceOf(tool) ?? ''}"`));
