@@ -3,6 +3,7 @@ import type { IDataObject, IExecuteFunctions, INode, INodeProperties } from 'n8n
 import type { CallingWindow } from './callingHours';
 import { isIsoDateText, isOpen, nextOpening, readCallingWindow, readDateTime, WEEKDAYS } from './callingHours';
 import { isObject } from '../core/object';
+import { readNumber } from '../core/numbers';
 import type { Placement } from '../calls/placement';
 import type { NextCall } from './retryPolicy';
 import { deferredNextCall, noCall, retryPolicyProperty } from './retryPolicy';
@@ -219,8 +220,8 @@ function options(ctx: IExecuteFunctions, i: number): IDataObject {
 }
 
 function secondsToMs(node: INode, field: string, value: unknown, min: number, max: number): number {
-	const n = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
-	if (typeof n !== 'number' || !Number.isFinite(n) || n < min || n > max) {
+	const n = readNumber(value);
+	if (n === undefined || n < min || n > max) {
 		throw invalid(node, field, `must be a number from ${min} to ${max} (got ${typeof value === 'number' || typeof value === 'string' ? JSON.stringify(value) : kindOf(value)})`, 0);
 	}
 	return Math.round(n * 1000);

@@ -1,5 +1,6 @@
 import type { IDataObject, INode } from 'n8n-workflow';
 
+import { readNumber } from '../core/numbers';
 import { isObject } from '../core/object';
 import { invalid, kindOf } from '../core/validation';
 
@@ -43,10 +44,16 @@ export type ResultContext = Record<string, string>;
 
 export const CONTEXT_RULES = `at most ${MAX_CONTEXT_FIELDS} fields; names of 1 to 32 letters, digits and "_" starting with a letter ("attempt" is Campaign > Attempt); values text or numbers of at most ${MAX_CONTEXT_VALUE_LENGTH} characters, without control characters; ${MAX_CONTEXT_BYTES} bytes in all once encoded`;
 
-/** The attempt number: a whole number from 1 to MAX_ATTEMPT (text of digits accepted). */
+/** An attempt number: a whole number from 1 to MAX_ATTEMPT (or its text, readNumber); otherwise undefined. */
+function attemptNumber(value: unknown): number | undefined {
+	const n = readNumber(value);
+	return n !== undefined && Number.isInteger(n) && n >= 1 && n <= MAX_ATTEMPT ? n : undefined;
+}
+
+/** The attempt number of Campaign > Attempt (attemptNumber); anything else is refused naming the field. */
 export function readAttempt(node: INode, value: unknown, itemIndex: number, field = 'Campaign > Attempt'): number {
-	const n = typeof value === 'string' && /^\s*\d+\s*$/.test(value) ? Number(value) : value;
-	if (typeof n !== 'number' || !Number.isInteger(n) || n < 1 || n > MAX_ATTEMPT) {
+	const n = attemptNumber(value);
+	if (n === undefined) {
 		const got = typeof value === 'string' ? `"${value}"` : typeof value === 'number' ? String(value) : kindOf(value);
 		throw invalid(node, field, `must be a whole number from 1 to ${MAX_ATTEMPT} (got ${got})`, itemIndex);
 	}
@@ -149,10 +156,11 @@ export function parseContextQuery(query: string): ParsedContext {
 		if (!key.startsWith(CONTEXT_PREFIX)) continue;
 		bytes += key.length + value.length;
 		if (key === ATTEMPT_PARAM) {
-			if (attempt !== undefined || !/^\d{1,3}$/.test(value) || Number(value) < 1 || Number(value) > MAX_ATTEMPT) {
+			const n = attemptNumber(value);
+			if (attempt !== undefined || n === undefined) {
 				return { ok: false, reason: `${ATTEMPT_PARAM} must appear once, as a whole number from 1 to ${MAX_ATTEMPT}` };
 			}
-			attempt = Number(value);
+			attempt = n;
 			continue;
 		}
 		const name = key.slice(CONTEXT_PREFIX.length);

@@ -1,6 +1,7 @@
 import type { IDataObject, INode, INodeProperties } from 'n8n-workflow';
 
 import { isTypedStatus, normalizeDialStatus } from '../calls/dialStatuses';
+import { readNumber } from '../core/numbers';
 import { isObject } from '../core/object';
 import { splitList } from '../core/text';
 import { assertIntegerInRange, invalid } from '../core/validation';
@@ -135,8 +136,8 @@ export function retryPolicyProperty(description: string, display: Partial<INodeP
 }
 
 function minutesToMs(node: INode, field: string, value: unknown, itemIndex?: number): number {
-	const minutes = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
-	if (typeof minutes !== 'number' || !Number.isFinite(minutes) || minutes < 0 || minutes > MAX_DELAY_MINUTES) {
+	const minutes = readNumber(value);
+	if (minutes === undefined || minutes < 0 || minutes > MAX_DELAY_MINUTES) {
 		throw invalid(node, field, `must be a number of minutes from 0 to ${MAX_DELAY_MINUTES} (got ${JSON.stringify(value)})`, itemIndex);
 	}
 	return Math.round(minutes * 60_000);

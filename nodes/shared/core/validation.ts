@@ -7,6 +7,7 @@ import {
 	CHUNK_SIZE_MIN,
 	MAX_PAGE_SIZE,
 } from './constants';
+import { readNumber } from './numbers';
 
 /**
  * Bad input is rejected before anything is sent, with an error that names the field and the rule.
@@ -135,11 +136,14 @@ export function optionField<T extends string>(
 	return value as T;
 }
 
-/** An optional number field: undefined, null and "" are `fallback`; anything but a finite number (or its text) is refused. */
+/**
+ * An optional number field: undefined, null and "" are `fallback`; anything but a number (or its text,
+ * readNumber) is refused.
+ */
 export function numberField(node: INode, field: string, value: unknown, fallback: number, itemIndex?: number): number {
 	if (value === undefined || value === null || value === '') return fallback;
-	const n = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
-	if (typeof n !== 'number' || !Number.isFinite(n)) {
+	const n = readNumber(value);
+	if (n === undefined) {
 		throw invalid(node, field, `must be a number (got ${typeof value === 'string' ? JSON.stringify(value) : kindOf(value)})`, itemIndex);
 	}
 	return n;
@@ -168,8 +172,8 @@ export function assertIntegerInRange(
 	max: number,
 	itemIndex?: number,
 ): number {
-	const n = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
-	if (typeof n !== 'number' || !Number.isInteger(n) || n < min || n > max) {
+	const n = readNumber(value);
+	if (n === undefined || !Number.isInteger(n) || n < min || n > max) {
 		throw invalid(node, field, `must be a whole number from ${min} to ${max} (got ${JSON.stringify(value)})`, itemIndex);
 	}
 	return n;
