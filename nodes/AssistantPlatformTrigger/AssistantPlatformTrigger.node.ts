@@ -15,6 +15,7 @@ import { MAX_JSON_DEPTH, redactSecrets } from '../shared/core/redact';
 import { callResultFields, parseCallResult } from '../shared/calls/callResult';
 import { assertSupportedN8n } from '../shared/n8n/n8nSupport';
 import { isObject } from '../shared/core/object';
+import { splitList } from '../shared/core/text';
 import { searchAssistants } from '../shared/descriptions/searchAssistants';
 import { callbackBodyTooLarge, refuse } from '../shared/n8n/webhookReply';
 
@@ -85,10 +86,7 @@ function tokenAndEvent(path: string, webhookId: string | undefined): { token?: s
 
 function clientIp(req: TriggerRequest, useForwardedFor: boolean): string {
 	if (useForwardedFor) {
-		const forwarded = (header(req, 'x-forwarded-for') ?? '')
-			.split(',')
-			.map((part) => part.trim())
-			.filter((part) => part !== '');
+		const forwarded = splitList(header(req, 'x-forwarded-for'));
 		if (forwarded.length > 0) return forwarded[forwarded.length - 1];
 	}
 	return req.ip ?? req.socket?.remoteAddress ?? '';

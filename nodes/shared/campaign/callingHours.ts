@@ -1,5 +1,6 @@
 import type { INode } from 'n8n-workflow';
 
+import { listPieces } from '../core/text';
 import { kindOf, invalid } from '../core/validation';
 
 /*
@@ -231,7 +232,8 @@ export function readCallingWindow(
 	workflowTimeZone: string,
 	itemIndex: number,
 ): CallingWindow {
-	const rawDays = typeof raw.days === 'string' ? raw.days.split(',') : raw.days;
+	// Pieces as typed: an empty day is refused, and a wrong one quoted as it was written.
+	const rawDays = typeof raw.days === 'string' ? listPieces(raw.days) : raw.days;
 	if (!Array.isArray(rawDays) || rawDays.length === 0) {
 		throw invalid(node, 'Calling Hours > Days', 'must name at least one day of the week', itemIndex);
 	}

@@ -14,6 +14,7 @@ import {
 } from '../../../shared/core/constants';
 import type { ItemScope } from '../../helpers/items';
 import { showOperations } from '../../helpers/module';
+import { splitList } from '../../../shared/core/text';
 import { assertAcceptedFileType, assertRagId, invalid, optionField } from '../../../shared/core/validation';
 
 export const RESOURCE = 'ragCollection';
@@ -107,10 +108,7 @@ export interface BinaryAccess {
 }
 
 function parsePropertyNames(node: INode, value: unknown, itemIndex: number): string[] {
-	const names = String(value ?? '')
-		.split(',')
-		.map((name) => name.trim())
-		.filter((name) => name !== '');
+	const names = splitList(String(value ?? ''));
 	if (names.length === 0) {
 		throw invalid(
 			node,
