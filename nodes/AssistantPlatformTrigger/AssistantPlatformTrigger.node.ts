@@ -13,6 +13,7 @@ import { NodeConnectionTypes, webhookDescriptionFields } from 'n8n-workflow';
 import { PORTAL_CREDENTIAL } from '../shared/core/constants';
 import { MAX_JSON_DEPTH, redactSecrets } from '../shared/core/redact';
 import { callResultFields, parseCallResult } from '../shared/calls/callResult';
+import { normalizeDialStatus } from '../shared/calls/dialStatuses';
 import { assertSupportedN8n } from '../shared/n8n/n8nSupport';
 import { isObject } from '../shared/core/object';
 import { splitList } from '../shared/core/text';
@@ -328,7 +329,7 @@ export class AssistantPlatformTrigger implements INodeType {
 			const filters = this.getNodeParameter('filters', {}) as IDataObject;
 			const statuses = filterStatuses(filters);
 			const minDuration = typeof filters.minDuration === 'number' ? filters.minDuration : 0;
-			const statusMatches = statuses.size === 0 || statuses.has(result.value.dialStatus.trim().toUpperCase());
+			const statusMatches = statuses.size === 0 || statuses.has(normalizeDialStatus(result.value.dialStatus));
 			if (!statusMatches || result.value.duration < minDuration) {
 				return { webhookResponse: { received: true, started: false, reason: 'filtered out' } };
 			}
