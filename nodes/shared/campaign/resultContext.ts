@@ -18,7 +18,7 @@ export const CONTEXT_PREFIX = 'ctx_';
 const ATTEMPT_PARAM = `${CONTEXT_PREFIX}attempt`;
 export const MAX_CONTEXT_FIELDS = 10;
 export const MAX_CONTEXT_VALUE_LENGTH = 200;
-/** Bytes of the encoded query the context adds to the Call Result URL (attempt included). */
+/** The most bytes a context may add to the Call Result URL, measured by contextBytes (attempt included). */
 export const MAX_CONTEXT_BYTES = 1024;
 export const MAX_ATTEMPT = 100;
 /** A name: a letter, then letters, digits or "_", at most 32 (also a safe JSON key and query name). */
@@ -95,7 +95,7 @@ export function readResultContext(node: INode, raw: unknown, attempt: number, it
 		}
 		context[name] = text;
 	}
-	const bytes = contextQuery(context, attempt).length;
+	const bytes = contextBytes(context, attempt);
 	if (bytes > MAX_CONTEXT_BYTES) {
 		throw invalid(node, field, `is ${bytes} bytes once encoded for the Call Result URL; at most ${MAX_CONTEXT_BYTES}`, itemIndex);
 	}
@@ -108,6 +108,15 @@ export function contextQuery(context: ResultContext, attempt: number): string {
 	params.set(ATTEMPT_PARAM, String(attempt));
 	for (const [name, value] of Object.entries(context)) params.set(`${CONTEXT_PREFIX}${name}`, value);
 	return params.toString();
+}
+
+/**
+ * The size of a context: the bytes of the query it adds to the Call Result URL (contextQuery, all ASCII
+ * once encoded), the attempt included. One measure for Place Call, which refuses a larger context before
+ * sending it, and for the trigger, which refuses one it receives.
+ */
+export function contextBytes(context: ResultContext, attempt: number): number {
+	return contextQuery(context, attempt).length;
 }
 
 /**
@@ -151,10 +160,8 @@ export function parseContextQuery(query: string): ParsedContext {
 	const context: ResultContext = {};
 	let attempt: number | undefined;
 	let count = 0;
-	let bytes = 0;
 	for (const [key, value] of params) {
 		if (!key.startsWith(CONTEXT_PREFIX)) continue;
-		bytes += key.length + value.length;
 		if (key === ATTEMPT_PARAM) {
 			const n = attemptNumber(value);
 			if (attempt !== undefined || n === undefined) {
@@ -174,6 +181,6 @@ export function parseContextQuery(query: string): ParsedContext {
 	if (attempt === undefined) {
 		return count === 0 ? { ok: true, present: false } : { ok: false, reason: `context without ${ATTEMPT_PARAM}` };
 	}
-	if (bytes > MAX_CONTEXT_BYTES) return { ok: false, reason: `context longer than ${MAX_CONTEXT_BYTES} bytes` };
+	if (contextBytes(context, attempt) > MAX_CONTEXT_BYTES) return { ok: false, reason: `context longer than ${MAX_CONTEXT_BYTES} bytes` };
 	return { ok: true, present: true, attempt, context };
 }
