@@ -8,7 +8,7 @@ import type { Placement } from '../calls/placement';
 import type { NextCall } from './retryPolicy';
 import { deferredNextCall, noCall, retryPolicyProperty } from './retryPolicy';
 import type { ResultContext } from './resultContext';
-import { CONTEXT_RULES, MAX_ATTEMPT, readAttempt, readResultContext, urlWithContext } from './resultContext';
+import { CONTEXT_RULES, MAX_ATTEMPT_NUMBER, readAttempt, readResultContext, urlWithContext } from './resultContext';
 import { REDACTED } from '../core/redact';
 import { assertIntegerInRange, invalid, kindOf } from '../core/validation';
 
@@ -61,7 +61,7 @@ export function campaignProperty(mode: CampaignMode, display: Partial<INodePrope
 			displayName: 'Attempt',
 			name: 'attempt',
 			type: 'number',
-			typeOptions: { minValue: 1, maxValue: MAX_ATTEMPT },
+			typeOptions: { minValue: 1, maxValue: MAX_ATTEMPT_NUMBER },
 			default: 1,
 			description:
 				"Which call to this contact this is: 1 for the first. Comes back with the result (attempt) and the Retry Policy counts it; in a retry loop use the item's nextCall.attempt.",

@@ -20,7 +20,8 @@ export const MAX_CONTEXT_FIELDS = 10;
 export const MAX_CONTEXT_VALUE_LENGTH = 200;
 /** The most bytes a context may add to the Call Result URL, measured by contextBytes (attempt included). */
 export const MAX_CONTEXT_BYTES = 1024;
-export const MAX_ATTEMPT = 100;
+/** The highest Campaign > Attempt: it numbers every call to a contact, calls beyond the Retry Policy included, so above MAX_ATTEMPTS_PER_CONTACT. */
+export const MAX_ATTEMPT_NUMBER = 100;
 /** A name: a letter, then letters, digits or "_", at most 32 (also a safe JSON key and query name). */
 const NAME = /^[A-Za-z][A-Za-z0-9_]{0,31}$/;
 /** Control characters (C0, DEL, C1) and unpaired surrogates have no place in a URL or a value shown in n8n. */
@@ -44,10 +45,10 @@ export type ResultContext = Record<string, string>;
 
 export const CONTEXT_RULES = `at most ${MAX_CONTEXT_FIELDS} fields; names of 1 to 32 letters, digits and "_" starting with a letter ("attempt" is Campaign > Attempt); values text or numbers of at most ${MAX_CONTEXT_VALUE_LENGTH} characters, without control characters; ${MAX_CONTEXT_BYTES} bytes in all once encoded`;
 
-/** An attempt number: a whole number from 1 to MAX_ATTEMPT (or its text, readNumber); otherwise undefined. */
+/** An attempt number: a whole number from 1 to MAX_ATTEMPT_NUMBER (or its text, readNumber); otherwise undefined. */
 function attemptNumber(value: unknown): number | undefined {
 	const n = readNumber(value);
-	return n !== undefined && Number.isInteger(n) && n >= 1 && n <= MAX_ATTEMPT ? n : undefined;
+	return n !== undefined && Number.isInteger(n) && n >= 1 && n <= MAX_ATTEMPT_NUMBER ? n : undefined;
 }
 
 /** The attempt number of Campaign > Attempt (attemptNumber); anything else is refused naming the field. */
@@ -55,7 +56,7 @@ export function readAttempt(node: INode, value: unknown, itemIndex: number, fiel
 	const n = attemptNumber(value);
 	if (n === undefined) {
 		const got = typeof value === 'string' ? `"${value}"` : typeof value === 'number' ? String(value) : kindOf(value);
-		throw invalid(node, field, `must be a whole number from 1 to ${MAX_ATTEMPT} (got ${got})`, itemIndex);
+		throw invalid(node, field, `must be a whole number from 1 to ${MAX_ATTEMPT_NUMBER} (got ${got})`, itemIndex);
 	}
 	return n;
 }
@@ -165,7 +166,7 @@ export function parseContextQuery(query: string): ParsedContext {
 		if (key === ATTEMPT_PARAM) {
 			const n = attemptNumber(value);
 			if (attempt !== undefined || n === undefined) {
-				return { ok: false, reason: `${ATTEMPT_PARAM} must appear once, as a whole number from 1 to ${MAX_ATTEMPT}` };
+				return { ok: false, reason: `${ATTEMPT_PARAM} must appear once, as a whole number from 1 to ${MAX_ATTEMPT_NUMBER}` };
 			}
 			attempt = n;
 			continue;
