@@ -6,16 +6,19 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
+import type { ItemScope } from '../../helpers/items';
+import { showOperations } from '../../helpers/module';
+import { splitList } from '../../../shared/core/text';
+import { invalid, optionField } from '../../../shared/core/validation';
+
 import {
+	assertAcceptedFileType,
+	assertRagId,
 	CHUNK_SIZE_DEFAULT,
 	CHUNK_SIZE_MAX,
 	CHUNK_SIZE_MIN,
 	STORAGE_ALLOWANCE_BYTES,
-} from '../../../shared/core/constants';
-import type { ItemScope } from '../../helpers/items';
-import { showOperations } from '../../helpers/module';
-import { splitList } from '../../../shared/core/text';
-import { assertAcceptedFileType, assertRagId, invalid, optionField } from '../../../shared/core/validation';
+} from './rules';
 
 export const RESOURCE = 'ragCollection';
 
