@@ -14,8 +14,10 @@ import { PORTAL_CREDENTIAL } from '../shared/core/constants';
 import { MAX_JSON_DEPTH, redactSecrets } from '../shared/core/redact';
 import { callResultFields, parseCallResult } from '../shared/calls/callResult';
 import type { Parsed } from '../shared/calls/callResult';
+import { normalizeDialStatus } from '../shared/calls/dialStatuses';
 import { assertSupportedN8n } from '../shared/n8n/n8nSupport';
 import { isObject } from '../shared/core/object';
+import { splitList } from '../shared/core/text';
 import { searchAssistants } from '../shared/descriptions/searchAssistants';
 import { callbackBodyTooLarge, refuse } from '../shared/n8n/webhookReply';
 
@@ -86,10 +88,7 @@ function tokenAndEvent(path: string, webhookId: string | undefined): { token?: s
 
 function clientIp(req: TriggerRequest, useForwardedFor: boolean): string {
 	if (useForwardedFor) {
-		const forwarded = (header(req, 'x-forwarded-for') ?? '')
-			.split(',')
-			.map((part) => part.trim())
-			.filter((part) => part !== '');
+		const forwarded = splitList(header(req, 'x-forwarded-for'));
 		if (forwarded.length > 0) return forwarded[forwarded.length - 1];
 	}
 	return req.ip ?? req.socket?.remoteAddress ?? '';
@@ -301,7 +300,7 @@ export class AssistantPlatformTrigger implements INodeType {
 			const filters = this.getNodeParameter('filters', {}) as IDataObject;
 			const statuses = filterStatuses(filters);
 			const minDuration = typeof filters.minDuration === 'number' ? filters.minDuration : 0;
-			const statusMatches = statuses.size === 0 || statuses.has(result.value.dialStatus.trim().toUpperCase());
+			const statusMatches = statuses.size === 0 || statuses.has(normalizeDialStatus(result.value.dialStatus));
 			if (!statusMatches || result.value.duration < minDuration) {
 				return { webhookResponse: { received: true, started: false, reason: 'filtered out' } };
 			}

@@ -3,6 +3,8 @@
  * allowlist (IPv4 and IPv6 CIDR) parsed and matched without dependencies.
  */
 
+import { splitList } from '../shared/core/text';
+
 /** Characters allowed in the secret: it is a URL path segment, so only the URL-safe base64 alphabet. */
 const SECRET_ALPHABET = /^[A-Za-z0-9_-]+$/;
 export const SECRET_MIN_LENGTH = 32;
@@ -159,10 +161,7 @@ export function parseCidr(entry: string): IpRange | undefined {
 
 /** Splits the allowlist text (commas, spaces or new lines) into ranges and the entries that are invalid. */
 export function parseAllowlist(text: string): { ranges: IpRange[]; invalid: string[] } {
-	const entries = text
-		.split(/[\s,;]+/)
-		.map((entry) => entry.trim())
-		.filter((entry) => entry !== '');
+	const entries = splitList(text, { words: true });
 	const ranges: IpRange[] = [];
 	const invalid: string[] = [];
 	for (const entry of entries) {

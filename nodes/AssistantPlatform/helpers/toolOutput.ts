@@ -1,7 +1,7 @@
 import type { IDataObject, INodeExecutionData, NodeOutput } from 'n8n-workflow';
 
 import { isKeyField, replaceFields } from './assistantKey';
-import { dialStatusInWords } from '../../shared/calls/dialStatuses';
+import { dialStatusInWords, normalizeDialStatus } from '../../shared/calls/dialStatuses';
 import { redactSecrets } from '../../shared/core/redact';
 import { isObject } from '../../shared/core/object';
 import { acceptedCallMessage } from '../../shared/calls/messages';
@@ -30,7 +30,7 @@ export function withoutKeys<T>(value: T): T {
 
 /** Call Status → Get, for the model: what happened to the call, or that it is still in progress. */
 export function callStatusInWords(json: IDataObject): string {
-	const status = typeof json.dialStatus === 'string' ? json.dialStatus.toUpperCase() : null;
+	const status = typeof json.dialStatus === 'string' ? normalizeDialStatus(json.dialStatus) : null;
 	if (status === null) {
 		return 'Still in progress: the call is ringing or under way, or has just ended and its record is not written yet. Ask again in a minute; do not place the call again.';
 	}

@@ -2,6 +2,7 @@ import type { INode, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { assertNotFromModel } from '../n8n/agentTool';
+import { splitList } from '../core/text';
 import { invalid } from '../core/validation';
 
 /*
@@ -30,8 +31,9 @@ export function allowedDestinationsProperty(display: Partial<INodeProperties>): 
 
 /** The prefixes of Allowed Destinations; empty when every destination is allowed. */
 export function readAllowedDestinations(node: INode, raw: unknown, itemIndex?: number): string[] {
-	const entries = Array.isArray(raw) ? raw.map(String) : typeof raw === 'string' ? raw.split(/[\s,;]+/) : raw == null ? [] : [String(raw)];
-	const prefixes = entries.map((entry) => entry.trim()).filter((entry) => entry !== '');
+	// Anything but text or a list is one entry as its text ("39", "true"), refused below, never read as empty.
+	const list = Array.isArray(raw) ? raw.map(String) : typeof raw === 'string' || raw == null ? raw : [String(raw)];
+	const prefixes = splitList(list, { words: true });
 	for (const prefix of prefixes) {
 		if (!PREFIX.test(prefix)) {
 			throw invalid(

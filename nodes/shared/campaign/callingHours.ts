@@ -1,5 +1,6 @@
 import type { INode } from 'n8n-workflow';
 
+import { listPieces } from '../core/text';
 import { kindOf, invalid } from '../core/validation';
 
 /*
@@ -17,6 +18,11 @@ import { kindOf, invalid } from '../core/validation';
 
 export const WEEKDAYS = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'] as const;
 export type Weekday = (typeof WEEKDAYS)[number];
+/**
+ * The same days as Intl writes them in English (weekday "short": Sun, Mon, ...): how localTime reads a
+ * day, and how a window names its days.
+ */
+const SHORT_DAYS: readonly string[] = WEEKDAYS.map((day) => `${day[0].toUpperCase()}${day.slice(1, 3)}`);
 
 export interface CallingWindow {
 	/** Days a window starts on (0 = Sunday). */
@@ -70,8 +76,6 @@ interface LocalTime {
 	second: number;
 	weekday: number;
 }
-
-const SHORT_DAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
 
 /** The wall-clock time at instant `ms` in `timeZone`. */
 export function localTime(ms: number, timeZone: string): LocalTime {
@@ -199,7 +203,6 @@ export function nextOpening(window: CallingWindow, ms: number): number {
 
 // ------------------------------------------------------------------------------------------------- reading
 
-const DAY_LABEL = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
 const TIME = /^([01]?\d|2[0-3]):([0-5]\d)$/;
 
 function clock(minutes: number): string {
@@ -231,7 +234,8 @@ export function readCallingWindow(
 	workflowTimeZone: string,
 	itemIndex: number,
 ): CallingWindow {
-	const rawDays = typeof raw.days === 'string' ? raw.days.split(',') : raw.days;
+	// Pieces as typed: an empty day is refused, and a wrong one quoted as it was written.
+	const rawDays = typeof raw.days === 'string' ? listPieces(raw.days) : raw.days;
 	if (!Array.isArray(rawDays) || rawDays.length === 0) {
 		throw invalid(node, 'Calling Hours > Days', 'must name at least one day of the week', itemIndex);
 	}
@@ -264,6 +268,6 @@ export function readCallingWindow(
 			itemIndex,
 		);
 	}
-	const dayList = [...days].sort((a, b) => ((a + 6) % 7) - ((b + 6) % 7)).map((d) => DAY_LABEL[d]);
+	const dayList = [...days].sort((a, b) => ((a + 6) % 7) - ((b + 6) % 7)).map((d) => SHORT_DAYS[d]);
 	return { days, from, to, timeZone, label: `${dayList.join(' ')} ${clock(from)}-${clock(to)} ${timeZone}` };
 }

@@ -3,11 +3,12 @@ import type { IDataObject, IExecuteFunctions, INode, INodeProperties } from 'n8n
 import type { CallingWindow } from './callingHours';
 import { isIsoDateText, isOpen, nextOpening, readCallingWindow, readDateTime, WEEKDAYS } from './callingHours';
 import { isObject } from '../core/object';
+import { readNumber } from '../core/numbers';
 import type { Placement } from '../calls/placement';
 import type { NextCall } from './retryPolicy';
 import { deferredNextCall, noCall, retryPolicyProperty } from './retryPolicy';
 import type { ResultContext } from './resultContext';
-import { CONTEXT_RULES, MAX_ATTEMPT, readAttempt, readResultContext, urlWithContext } from './resultContext';
+import { CONTEXT_RULES, MAX_ATTEMPT_NUMBER, readAttempt, readResultContext, urlWithContext } from './resultContext';
 import { REDACTED } from '../core/redact';
 import { assertIntegerInRange, invalid, kindOf } from '../core/validation';
 
@@ -60,7 +61,7 @@ export function campaignProperty(mode: CampaignMode, display: Partial<INodePrope
 			displayName: 'Attempt',
 			name: 'attempt',
 			type: 'number',
-			typeOptions: { minValue: 1, maxValue: MAX_ATTEMPT },
+			typeOptions: { minValue: 1, maxValue: MAX_ATTEMPT_NUMBER },
 			default: 1,
 			description:
 				"Which call to this contact this is: 1 for the first. Comes back with the result (attempt) and the Retry Policy counts it; in a retry loop use the item's nextCall.attempt.",
@@ -232,8 +233,8 @@ function options(ctx: IExecuteFunctions, i: number): IDataObject {
 }
 
 function secondsToMs(node: INode, field: string, value: unknown, min: number, max: number): number {
-	const n = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
-	if (typeof n !== 'number' || !Number.isFinite(n) || n < min || n > max) {
+	const n = readNumber(value);
+	if (n === undefined || n < min || n > max) {
 		throw invalid(node, field, `must be a number from ${min} to ${max} (got ${typeof value === 'number' || typeof value === 'string' ? JSON.stringify(value) : kindOf(value)})`, 0);
 	}
 	return Math.round(n * 1000);

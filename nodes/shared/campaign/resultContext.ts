@@ -1,5 +1,6 @@
 import type { IDataObject, INode } from 'n8n-workflow';
 
+import { readNumber } from '../core/numbers';
 import { isObject } from '../core/object';
 import { invalid, kindOf } from '../core/validation';
 
@@ -17,9 +18,10 @@ export const CONTEXT_PREFIX = 'ctx_';
 const ATTEMPT_PARAM = `${CONTEXT_PREFIX}attempt`;
 export const MAX_CONTEXT_FIELDS = 10;
 export const MAX_CONTEXT_VALUE_LENGTH = 200;
-/** Bytes of the encoded query the context adds to the Call Result URL (attempt included). */
+/** The most bytes a context may add to the Call Result URL, measured by contextBytes (attempt included). */
 export const MAX_CONTEXT_BYTES = 1024;
-export const MAX_ATTEMPT = 100;
+/** The highest Campaign > Attempt: it numbers every call to a contact, calls beyond the Retry Policy included, so above MAX_ATTEMPTS_PER_CONTACT. */
+export const MAX_ATTEMPT_NUMBER = 100;
 /** A name: a letter, then letters, digits or "_", at most 32 (also a safe JSON key and query name). */
 const NAME = /^[A-Za-z][A-Za-z0-9_]{0,31}$/;
 /** Control characters (C0, DEL, C1) and unpaired surrogates have no place in a URL or a value shown in n8n. */
@@ -43,12 +45,18 @@ export type ResultContext = Record<string, string>;
 
 export const CONTEXT_RULES = `at most ${MAX_CONTEXT_FIELDS} fields; names of 1 to 32 letters, digits and "_" starting with a letter ("attempt" is Campaign > Attempt); values text or numbers of at most ${MAX_CONTEXT_VALUE_LENGTH} characters, without control characters; ${MAX_CONTEXT_BYTES} bytes in all once encoded`;
 
-/** The attempt number: a whole number from 1 to MAX_ATTEMPT (text of digits accepted). */
+/** An attempt number: a whole number from 1 to MAX_ATTEMPT_NUMBER (or its text, readNumber); otherwise undefined. */
+function attemptNumber(value: unknown): number | undefined {
+	const n = readNumber(value);
+	return n !== undefined && Number.isInteger(n) && n >= 1 && n <= MAX_ATTEMPT_NUMBER ? n : undefined;
+}
+
+/** The attempt number of Campaign > Attempt (attemptNumber); anything else is refused naming the field. */
 export function readAttempt(node: INode, value: unknown, itemIndex: number, field = 'Campaign > Attempt'): number {
-	const n = typeof value === 'string' && /^\s*\d+\s*$/.test(value) ? Number(value) : value;
-	if (typeof n !== 'number' || !Number.isInteger(n) || n < 1 || n > MAX_ATTEMPT) {
+	const n = attemptNumber(value);
+	if (n === undefined) {
 		const got = typeof value === 'string' ? `"${value}"` : typeof value === 'number' ? String(value) : kindOf(value);
-		throw invalid(node, field, `must be a whole number from 1 to ${MAX_ATTEMPT} (got ${got})`, itemIndex);
+		throw invalid(node, field, `must be a whole number from 1 to ${MAX_ATTEMPT_NUMBER} (got ${got})`, itemIndex);
 	}
 	return n;
 }
@@ -88,7 +96,7 @@ export function readResultContext(node: INode, raw: unknown, attempt: number, it
 		}
 		context[name] = text;
 	}
-	const bytes = contextQuery(context, attempt).length;
+	const bytes = contextBytes(context, attempt);
 	if (bytes > MAX_CONTEXT_BYTES) {
 		throw invalid(node, field, `is ${bytes} bytes once encoded for the Call Result URL; at most ${MAX_CONTEXT_BYTES}`, itemIndex);
 	}
@@ -101,6 +109,15 @@ export function contextQuery(context: ResultContext, attempt: number): string {
 	params.set(ATTEMPT_PARAM, String(attempt));
 	for (const [name, value] of Object.entries(context)) params.set(`${CONTEXT_PREFIX}${name}`, value);
 	return params.toString();
+}
+
+/**
+ * The size of a context: the bytes of the query it adds to the Call Result URL (contextQuery, all ASCII
+ * once encoded), the attempt included. One measure for Place Call, which refuses a larger context before
+ * sending it, and for the trigger, which refuses one it receives.
+ */
+export function contextBytes(context: ResultContext, attempt: number): number {
+	return contextQuery(context, attempt).length;
 }
 
 /**
@@ -144,15 +161,14 @@ export function parseContextQuery(query: string): ParsedContext {
 	const context: ResultContext = {};
 	let attempt: number | undefined;
 	let count = 0;
-	let bytes = 0;
 	for (const [key, value] of params) {
 		if (!key.startsWith(CONTEXT_PREFIX)) continue;
-		bytes += key.length + value.length;
 		if (key === ATTEMPT_PARAM) {
-			if (attempt !== undefined || !/^\d{1,3}$/.test(value) || Number(value) < 1 || Number(value) > MAX_ATTEMPT) {
-				return { ok: false, reason: `${ATTEMPT_PARAM} must appear once, as a whole number from 1 to ${MAX_ATTEMPT}` };
+			const n = attemptNumber(value);
+			if (attempt !== undefined || n === undefined) {
+				return { ok: false, reason: `${ATTEMPT_PARAM} must appear once, as a whole number from 1 to ${MAX_ATTEMPT_NUMBER}` };
 			}
-			attempt = Number(value);
+			attempt = n;
 			continue;
 		}
 		const name = key.slice(CONTEXT_PREFIX.length);
@@ -166,6 +182,6 @@ export function parseContextQuery(query: string): ParsedContext {
 	if (attempt === undefined) {
 		return count === 0 ? { ok: true, present: false } : { ok: false, reason: `context without ${ATTEMPT_PARAM}` };
 	}
-	if (bytes > MAX_CONTEXT_BYTES) return { ok: false, reason: `context longer than ${MAX_CONTEXT_BYTES} bytes` };
+	if (contextBytes(context, attempt) > MAX_CONTEXT_BYTES) return { ok: false, reason: `context longer than ${MAX_CONTEXT_BYTES} bytes` };
 	return { ok: true, present: true, attempt, context };
 }

@@ -1,6 +1,7 @@
 import type { IDataObject, INode, INodeProperties } from 'n8n-workflow';
 
 import { isTypedStatus, normalizeDialStatus } from '../calls/dialStatuses';
+import { readNumber } from '../core/numbers';
 import { isObject } from '../core/object';
 import { splitList } from '../core/text';
 import { assertIntegerInRange, invalid } from '../core/validation';
@@ -11,7 +12,8 @@ import { assertIntegerInRange, invalid } from '../core/validation';
  * Flight): each comes out with `nextCall`, the decision.
  */
 
-export const MAX_ATTEMPTS_LIMIT = 20;
+/** The highest Retry Policy > Max Attempts: how many calls the policy alone may make to one person, so below MAX_ATTEMPT_NUMBER. */
+export const MAX_ATTEMPTS_PER_CONTACT = 20;
 export const DEFAULT_MAX_ATTEMPTS = 3;
 /** The longest retry delay: a week. */
 const MAX_DELAY_MINUTES = 10_080;
@@ -68,9 +70,9 @@ export function retryPolicyProperty(description: string, display: Partial<INodeP
 				displayName: 'Max Attempts',
 				name: 'maxAttempts',
 				type: 'number',
-				typeOptions: { minValue: 1, maxValue: MAX_ATTEMPTS_LIMIT },
+				typeOptions: { minValue: 1, maxValue: MAX_ATTEMPTS_PER_CONTACT },
 				default: DEFAULT_MAX_ATTEMPTS,
-				description: `How many calls to one contact at most, the first included (1 to ${MAX_ATTEMPTS_LIMIT})`,
+				description: `How many calls to one contact at most, the first included (1 to ${MAX_ATTEMPTS_PER_CONTACT})`,
 			},
 			{
 				displayName: 'Retry BUSY After (Minutes)',
@@ -135,8 +137,8 @@ export function retryPolicyProperty(description: string, display: Partial<INodeP
 }
 
 function minutesToMs(node: INode, field: string, value: unknown, itemIndex?: number): number {
-	const minutes = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
-	if (typeof minutes !== 'number' || !Number.isFinite(minutes) || minutes < 0 || minutes > MAX_DELAY_MINUTES) {
+	const minutes = readNumber(value);
+	if (minutes === undefined || minutes < 0 || minutes > MAX_DELAY_MINUTES) {
 		throw invalid(node, field, `must be a number of minutes from 0 to ${MAX_DELAY_MINUTES} (got ${JSON.stringify(value)})`, itemIndex);
 	}
 	return Math.round(minutes * 60_000);
@@ -149,7 +151,7 @@ export function readRetryPolicy(node: INode, raw: unknown, itemIndex?: number): 
 	const maxAttempts =
 		options.maxAttempts === undefined
 			? DEFAULT_MAX_ATTEMPTS
-			: assertIntegerInRange(node, 'Retry Policy > Max Attempts', options.maxAttempts, 1, MAX_ATTEMPTS_LIMIT, itemIndex);
+			: assertIntegerInRange(node, 'Retry Policy > Max Attempts', options.maxAttempts, 1, MAX_ATTEMPTS_PER_CONTACT, itemIndex);
 	for (const field of STATUS_FIELDS) {
 		if (options[field.name] === undefined) continue;
 		delays.set(field.status, minutesToMs(node, `Retry Policy > Retry ${field.status} After (Minutes)`, options[field.name], itemIndex));

@@ -31,11 +31,5 @@ export const READ_BACKOFF_MAX_MS = 8_000;
 /** A Retry-After longer than this is not waited for: the read fails with a clear error instead. */
 export const RETRY_AFTER_MAX_MS = 30_000;
 
-export const ACCEPTED_UPLOAD_EXTENSIONS = ['.pdf', '.txt', '.doc', '.docx', '.csv', '.xls', '.xlsx'];
-export const STORAGE_ALLOWANCE_BYTES = 200 * 1024 * 1024;
-export const CHUNK_SIZE_MIN = 500;
-export const CHUNK_SIZE_MAX = 10_000;
-export const CHUNK_SIZE_DEFAULT = 5_000;
-
 export const SCHEMA_TYPES = ['string', 'number', 'boolean', 'enum', 'object'];
 export const TOOL_KINDS = ['custom_tool', 'plugin_tool', 'custom_mcp_tool'];

@@ -1,12 +1,8 @@
 import type { IDataObject, INode } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import {
-	ACCEPTED_UPLOAD_EXTENSIONS,
-	CHUNK_SIZE_MAX,
-	CHUNK_SIZE_MIN,
-	MAX_PAGE_SIZE,
-} from './constants';
+import { MAX_PAGE_SIZE } from './constants';
+import { readNumber } from './numbers';
 
 /**
  * Bad input is rejected before anything is sent, with an error that names the field and the rule.
@@ -135,11 +131,14 @@ export function optionField<T extends string>(
 	return value as T;
 }
 
-/** An optional number field: undefined, null and "" are `fallback`; anything but a finite number (or its text) is refused. */
+/**
+ * An optional number field: undefined, null and "" are `fallback`; anything but a number (or its text,
+ * readNumber) is refused.
+ */
 export function numberField(node: INode, field: string, value: unknown, fallback: number, itemIndex?: number): number {
 	if (value === undefined || value === null || value === '') return fallback;
-	const n = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
-	if (typeof n !== 'number' || !Number.isFinite(n)) {
+	const n = readNumber(value);
+	if (n === undefined) {
 		throw invalid(node, field, `must be a number (got ${typeof value === 'string' ? JSON.stringify(value) : kindOf(value)})`, itemIndex);
 	}
 	return n;
@@ -168,50 +167,15 @@ export function assertIntegerInRange(
 	max: number,
 	itemIndex?: number,
 ): number {
-	const n = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
-	if (typeof n !== 'number' || !Number.isInteger(n) || n < min || n > max) {
+	const n = readNumber(value);
+	if (n === undefined || !Number.isInteger(n) || n < min || n > max) {
 		throw invalid(node, field, `must be a whole number from ${min} to ${max} (got ${JSON.stringify(value)})`, itemIndex);
 	}
 	return n;
 }
 
-export function assertChunkSize(node: INode, value: unknown, itemIndex?: number): number {
-	return assertIntegerInRange(node, 'Chunk Size', value, CHUNK_SIZE_MIN, CHUNK_SIZE_MAX, itemIndex);
-}
-
 export function assertPageSize(node: INode, value: unknown, itemIndex?: number): number {
 	return assertIntegerInRange(node, 'Page Size', value, 1, MAX_PAGE_SIZE, itemIndex);
-}
-
-export function fileExtension(fileName: string): string {
-	const dot = fileName.lastIndexOf('.');
-	return dot < 0 ? '' : fileName.slice(dot).toLowerCase();
-}
-
-export function assertAcceptedFileType(
-	node: INode,
-	field: string,
-	fileName: string,
-	itemIndex?: number,
-): void {
-	if (!ACCEPTED_UPLOAD_EXTENSIONS.includes(fileExtension(fileName))) {
-		throw invalid(
-			node,
-			field,
-			`file type not accepted: "${fileName}". Accepted types: ${ACCEPTED_UPLOAD_EXTENSIONS.join(' ')}`,
-			itemIndex,
-		);
-	}
-}
-
-const RAG_ID = /^rag_[A-Za-z0-9]+$/;
-
-export function assertRagId(node: INode, field: string, value: unknown, itemIndex?: number): string {
-	const text = assertNonEmpty(node, field, value, itemIndex);
-	if (!RAG_ID.test(text)) {
-		throw invalid(node, field, `must be a collection ID of the form rag_ followed by letters and digits (got "${text}")`, itemIndex);
-	}
-	return text;
 }
 
 /** IPv4, IPv6 or a DNS hostname. */

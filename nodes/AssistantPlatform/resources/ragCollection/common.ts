@@ -6,15 +6,19 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
+import type { ItemScope } from '../../helpers/items';
+import { showOperations } from '../../helpers/module';
+import { splitList } from '../../../shared/core/text';
+import { invalid, optionField } from '../../../shared/core/validation';
+
 import {
+	assertAcceptedFileType,
+	assertRagId,
 	CHUNK_SIZE_DEFAULT,
 	CHUNK_SIZE_MAX,
 	CHUNK_SIZE_MIN,
 	STORAGE_ALLOWANCE_BYTES,
-} from '../../../shared/core/constants';
-import type { ItemScope } from '../../helpers/items';
-import { showOperations } from '../../helpers/module';
-import { assertAcceptedFileType, assertRagId, invalid, optionField } from '../../../shared/core/validation';
+} from './rules';
 
 export const RESOURCE = 'ragCollection';
 
@@ -107,10 +111,7 @@ export interface BinaryAccess {
 }
 
 function parsePropertyNames(node: INode, value: unknown, itemIndex: number): string[] {
-	const names = String(value ?? '')
-		.split(',')
-		.map((name) => name.trim())
-		.filter((name) => name !== '');
+	const names = splitList(String(value ?? ''));
 	if (names.length === 0) {
 		throw invalid(
 			node,

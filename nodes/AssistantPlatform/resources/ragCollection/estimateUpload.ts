@@ -1,15 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties, NodeOutput } from 'n8n-workflow';
 
-import { CHUNK_SIZE_DEFAULT } from '../../../shared/core/constants';
 import { additionalFieldsJson, ragCollectionLocator } from '../../../shared/descriptions/fields';
-import {
-	assertAcceptedFileType,
-	assertChunkSize,
-	assertNonEmpty,
-	invalid,
-	optionField,
-	parseJsonObject,
-} from '../../../shared/core/validation';
+import { assertNonEmpty, invalid, optionField, parseJsonObject } from '../../../shared/core/validation';
 import { forEachItem } from '../../helpers/items';
 import { managementRequest } from '../../helpers/request';
 
@@ -21,6 +13,7 @@ import {
 	selectFiles,
 	showFor,
 } from './common';
+import { assertAcceptedFileType, assertChunkSize, CHUNK_SIZE_DEFAULT } from './rules';
 
 const show = showFor('estimateUpload');
 

@@ -1,11 +1,10 @@
 import type { IExecuteFunctions, INodeProperties, NodeOutput } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { CHUNK_SIZE_DEFAULT } from '../../../shared/core/constants';
 import { additionalFieldsJson, ragCollectionLocator } from '../../../shared/descriptions/fields';
 import { forEachItem } from '../../helpers/items';
 import { portalRequest } from '../../../shared/transport/request';
-import { assertChunkSize, parseJsonObject } from '../../../shared/core/validation';
+import { parseJsonObject } from '../../../shared/core/validation';
 import { asObject } from '../../../shared/core/object';
 
 import {
@@ -19,6 +18,7 @@ import {
 } from './common';
 import type { MultipartFile } from './multipart';
 import { buildMultipart } from './multipart';
+import { assertChunkSize, CHUNK_SIZE_DEFAULT } from './rules';
 import { readWaitSettings, waitForUpload, waitProperties } from './waitForUpload';
 
 const show = showFor('uploadDocuments');

@@ -1,8 +1,8 @@
 import type { IExecuteFunctions, INodeProperties, NodeOutput } from 'n8n-workflow';
 
 import { assistantLocator, ragCollectionLocator } from '../../../shared/descriptions/fields';
-import { assertRagId } from '../../../shared/core/validation';
 import { forEachItem, itemScope } from '../../helpers/items';
+import { assertRagId } from '../ragCollection/rules';
 
 import { assistantPath, patchRuntime, showFor } from './common';
 
