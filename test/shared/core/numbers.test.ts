@@ -11,6 +11,7 @@ import { parseContextQuery, readAttempt } from '../../../nodes/shared/campaign/r
 import { readRetryPolicy } from '../../../nodes/shared/campaign/retryPolicy';
 import { readNumber } from '../../../nodes/shared/core/numbers';
 import { assertIntegerInRange, numberField } from '../../../nodes/shared/core/validation';
+import { readSizeBytes } from '../../../nodes/AssistantPlatform/resources/ragCollection/rules';
 
 const node = { name: 'Place Call', type: 'test', typeVersion: 1, parameters: {}, id: 'n', position: [0, 0] } as INode;
 
@@ -111,6 +112,14 @@ const READERS: Reader[] = [
 			const parsed = parseContextQuery(`ctx_attempt=${encodeURIComponent(value as string)}`);
 			return parsed.ok && parsed.present ? parsed.attempt : undefined;
 		},
+	},
+	{
+		name: 'Size in Bytes (ragCollection/rules.ts, Estimate Upload)',
+		min: 0,
+		max: Number.MAX_SAFE_INTEGER,
+		integer: true,
+		scale: (n) => n,
+		read: (value) => readSizeBytes(node, value, 'a.pdf'),
 	},
 	{
 		name: 'a retry delay (campaign/retryPolicy.ts)',

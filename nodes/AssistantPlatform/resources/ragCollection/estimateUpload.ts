@@ -13,7 +13,7 @@ import {
 	selectFiles,
 	showFor,
 } from './common';
-import { assertAcceptedFileType, assertChunkSize, CHUNK_SIZE_DEFAULT } from './rules';
+import { assertAcceptedFileType, assertChunkSize, CHUNK_SIZE_DEFAULT, readSizeBytes } from './rules';
 
 const show = showFor('estimateUpload');
 
@@ -43,17 +43,7 @@ async function buildEstimate(ctx: IExecuteFunctions, itemIndex: number): Promise
 		const files = rows.map((row) => {
 			const fileName = assertNonEmpty(node, 'File Name', row.fileName, itemIndex);
 			assertAcceptedFileType(node, 'File Name', fileName, itemIndex);
-			const raw = row.sizeBytes;
-			const sizeBytes = typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : raw;
-			if (typeof sizeBytes !== 'number' || !Number.isSafeInteger(sizeBytes) || sizeBytes < 0) {
-				throw invalid(
-					node,
-					'Size in Bytes',
-					`must be a whole number of bytes, 0 or more (got ${JSON.stringify(raw)} for "${fileName}")`,
-					itemIndex,
-				);
-			}
-			return { fileName, sizeBytes };
+			return { fileName, sizeBytes: readSizeBytes(node, row.sizeBytes, fileName, itemIndex) };
 		});
 		assertWithinAllowance(
 			node,

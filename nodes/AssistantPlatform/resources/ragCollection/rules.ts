@@ -1,5 +1,6 @@
 import type { INode } from 'n8n-workflow';
 
+import { readNumber } from '../../../shared/core/numbers';
 import { assertIntegerInRange, assertNonEmpty, invalid } from '../../../shared/core/validation';
 
 /*
@@ -46,4 +47,13 @@ export function assertRagId(node: INode, field: string, value: unknown, itemInde
 		throw invalid(node, field, `must be a collection ID of the form rag_ followed by letters and digits (got "${text}")`, itemIndex);
 	}
 	return text;
+}
+
+/** A file's Size in Bytes (Estimate Upload): a whole number of bytes, 0 or more, its text accepted. */
+export function readSizeBytes(node: INode, raw: unknown, fileName: string, itemIndex?: number): number {
+	const sizeBytes = readNumber(raw);
+	if (sizeBytes === undefined || !Number.isSafeInteger(sizeBytes) || sizeBytes < 0) {
+		throw invalid(node, 'Size in Bytes', `must be a whole number of bytes, 0 or more (got ${JSON.stringify(raw)} for "${fileName}")`, itemIndex);
+	}
+	return sizeBytes;
 }
