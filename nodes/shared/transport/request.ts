@@ -30,7 +30,8 @@ import {
 	READ_RETRIES,
 	RETRY_AFTER_MAX_MS,
 } from '../core/constants';
-import { platformApiError, transportError } from './errors';
+import type { Hint } from './errors';
+import { describeError, hintOf, OR_TRY_AGAIN_LATER, platformApiError, TRY_AGAIN_LATER, transportError } from './errors';
 import { MAX_JSON_DEPTH, redactSecrets, URL_FIELDS, urlSecrets } from '../core/redact';
 import { formatMb } from '../core/text';
 import { invalid, kindOf, numberField, textField } from '../core/validation';
@@ -113,30 +114,30 @@ function errorCode(error: unknown): string | undefined {
 	return undefined;
 }
 
-function describeNetworkError(error: unknown, timeout: number): { reason: string; hint: string } {
+function describeNetworkError(error: unknown, timeout: number): { reason: string; hint: Hint } {
 	const code = errorCode(error);
 	const message = (error as Error)?.message ?? '';
 	if (code === 'ECONNABORTED' || code === 'ETIMEDOUT' || /timeout/i.test(message)) {
 		return {
 			reason: `The platform did not answer within ${timeout} ms (timeout)`,
-			hint: 'The request timed out. Raise the Timeout request option, or try again later.',
+			hint: ['The request timed out. Raise the Timeout request option', OR_TRY_AGAIN_LATER],
 		};
 	}
 	if (code === 'ECONNRESET' || code === 'EPIPE' || code === 'UND_ERR_SOCKET' || /socket hang up/i.test(message)) {
 		return {
 			reason: 'The connection to the platform was reset before it answered',
-			hint: `Network error ${code ?? 'socket hang up'}: a network problem or a platform restart. Try again later.`,
+			hint: [`Network error ${code ?? 'socket hang up'}: a network problem or a platform restart.`, TRY_AGAIN_LATER],
 		};
 	}
 	if (code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'EAI_AGAIN') {
 		return {
 			reason: 'Could not connect to the platform',
-			hint: `Network error ${code}: check the base URL in the credential and that the host is reachable from n8n.`,
+			hint: [`Network error ${code}: check the base URL in the credential and that the host is reachable from n8n.`],
 		};
 	}
 	return {
 		reason: 'The request to the platform failed',
-		hint: `${code ? `Network error ${code}: ` : ''}check the base URL in the credential and your network.`,
+		hint: [`${code ? `Network error ${code}: ` : ''}check the base URL in the credential and your network.`],
 	};
 }
 
@@ -356,18 +357,18 @@ export async function platformRequest(
 			const { reason, hint } = deadline.aborted
 				? {
 						reason: `The platform did not answer within ${timeout} ms (timeout)`,
-						hint: 'The request did not complete in time (Timeout covers the whole answer). Raise the Timeout request option, or try again later.',
+						hint: ['The request did not complete in time (Timeout covers the whole answer). Raise the Timeout request option', OR_TRY_AGAIN_LATER],
 					}
 				: undecodable
 					? {
 							reason: 'The platform answered a compressed body that could not be decompressed',
-							hint: `Content-Encoding ${code}: the answer was not used.`,
+							hint: [`Content-Encoding ${code}: the answer was not used.`],
 						}
 					: describeNetworkError(error, timeout);
 			throw transportError(
 				node,
 				reason,
-				policy.retry && attempt > 0 ? `${hint} (Gave up after ${attempt + 1} attempts.)` : hint,
+				policy.retry && attempt > 0 ? [...hint, ` (Gave up after ${attempt + 1} attempts.)`] : hint,
 				policy.itemIndex,
 			);
 		}
@@ -412,9 +413,9 @@ export async function platformRequest(
 		if (policy.retry && retryable) {
 			// Say how the read ended: after the bound of attempts, or at once for a Retry-After beyond the bound.
 			const note = waitTooLong
-				? `The platform asked to retry after ${Math.ceil(wait / 1000)} s (Retry-After), longer than the ${RETRY_AFTER_MAX_MS / 1000} s a read waits: try again later.`
-				: `(Gave up after ${attempt + 1} attempts.)`;
-			error.description = `${error.description ?? ''} ${note}`.trim();
+				? { advice: ` The platform asked to retry after ${Math.ceil(wait / 1000)} s (Retry-After), longer than the ${RETRY_AFTER_MAX_MS / 1000} s a read waits: try again later.`, instead: '' }
+				: ` (Gave up after ${attempt + 1} attempts.)`;
+			describeError(error, [...hintOf(error), note]);
 		}
 		throw error;
 	}
