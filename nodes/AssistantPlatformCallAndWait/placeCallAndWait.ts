@@ -104,7 +104,7 @@ export async function placeCallAndWait(this: IExecuteFunctions): Promise<INodeEx
 		// Campaign options and the Retry Policy are checked before the call; the attempt and Result Context
 		// wait with the execution (the resume URL is n8n's, left as it is).
 		const run = readCampaignRun(this, node, 'placeCallAndWait');
-		campaign = run ? readCampaignItem(this, node, 0, run, placement, false) : { attempt: 1, context: {} };
+		campaign = run ? readCampaignItem(this, node, 0, run) : { attempt: 1, context: {} };
 		policy = readRetryPolicy(node, this.getNodeParameter('retryPolicy', 0, {}), 0);
 	} catch (error) {
 		throw markNoCallPlaced(error as Error);

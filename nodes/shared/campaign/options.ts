@@ -290,18 +290,8 @@ function readInstant(node: INode, value: unknown, itemIndex: number, timeZone: s
 	return ms;
 }
 
-/**
- * Reads item `i`'s Campaign options and, when the call has a Call Result URL and `carryInUrl`, adds the
- * attempt and Result Context to it (the body sent and the summary shown both follow).
- */
-export function readCampaignItem(
-	ctx: IExecuteFunctions,
-	node: INode,
-	i: number,
-	run: CampaignRun,
-	placement: Placement,
-	carryInUrl: boolean,
-): CampaignItem {
+/** Reads and checks item `i`'s Campaign options. */
+export function readCampaignItem(ctx: IExecuteFunctions, node: INode, i: number, run: CampaignRun): CampaignItem {
 	const raw = options(ctx, i);
 	const attempt = raw.attempt === undefined ? 1 : readAttempt(node, raw.attempt, i);
 	const context = readResultContext(node, raw.resultContext, attempt, i);
@@ -309,17 +299,22 @@ export function readCampaignItem(
 	const window = isObject(raw.callingHours) ? raw.callingHours.window : undefined;
 	if (isObject(window)) item.window = readCallingWindow(node, window, run.workflowTimeZone, i);
 	item.notBefore = readInstant(node, raw.notBefore, i, run.workflowTimeZone);
-	if (carryInUrl) {
-		for (const field of ['callResultUrl', 'url_esito_chiamata']) {
-			const url = placement.body[field];
-			if (typeof url !== 'string') continue;
-			placement.body[field] = urlWithContext(node, url, context, attempt, i);
-			if (typeof placement.summary.callResultUrl === 'string' && !placement.summary.callResultUrl.endsWith(`?${REDACTED}`)) {
-				placement.summary.callResultUrl = `${placement.summary.callResultUrl}?${REDACTED}`;
-			}
+	return item;
+}
+
+/**
+ * Adds item `i`'s attempt and Result Context to the call's Call Result URL, when it has one: the body sent
+ * carries them to the result, the summary shown says the URL's query is redacted.
+ */
+export function carryInCallResultUrl(node: INode, i: number, placement: Placement, item: CampaignItem): void {
+	for (const field of ['callResultUrl', 'url_esito_chiamata']) {
+		const url = placement.body[field];
+		if (typeof url !== 'string') continue;
+		placement.body[field] = urlWithContext(node, url, item.context, item.attempt, i);
+		if (typeof placement.summary.callResultUrl === 'string' && !placement.summary.callResultUrl.endsWith(`?${REDACTED}`)) {
+			placement.summary.callResultUrl = `${placement.summary.callResultUrl}?${REDACTED}`;
 		}
 	}
-	return item;
 }
 
 /**

@@ -4,6 +4,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import type { CampaignItem, CampaignRun } from '../../../shared/campaign/options';
 import {
 	campaignFields,
+	carryInCallResultUrl,
 	dialKey,
 	dialledNumbers,
 	heldItem,
@@ -63,7 +64,8 @@ export class PlaceCallCampaign {
 
 	/** Reads and checks item `i`'s Campaign options and Retry Policy; the attempt and context join the Call Result URL. */
 	readItem(i: number, placement: Placement): void {
-		this.items[i] = readCampaignItem(this.ctx, this.node, i, this.run, placement, true);
+		this.items[i] = readCampaignItem(this.ctx, this.node, i, this.run);
+		carryInCallResultUrl(this.node, i, placement, this.items[i]);
 		this.policies[i] = readRetryPolicy(this.node, this.ctx.getNodeParameter('retryPolicy', i, {}), i);
 		this.summaries[i] = placement.summary;
 	}
