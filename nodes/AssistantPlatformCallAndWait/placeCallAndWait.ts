@@ -33,7 +33,7 @@ import { isObject } from '../shared/core/object';
 import { outboundApi } from '../shared/transport/outbound';
 import { pollStatus } from '../shared/calls/statusPoll';
 import { callbackBodyTooLarge, MAX_CALLBACK_BODY_BYTES, refuse } from '../shared/n8n/webhookReply';
-import { campaignFields, heldItem, notYet, readCampaignItem, readCampaignRun } from '../shared/campaign/options';
+import { campaignFields, deferralAt, deferredItem, readCampaignItem, readCampaignRun } from '../shared/campaign/options';
 import type { CampaignItem } from '../shared/campaign/options';
 import { decideNextCall, noCall, readRetryPolicy } from '../shared/campaign/retryPolicy';
 import type { RetryPolicy } from '../shared/campaign/retryPolicy';
@@ -109,11 +109,11 @@ export async function placeCallAndWait(this: IExecuteFunctions): Promise<INodeEx
 	} catch (error) {
 		throw markNoCallPlaced(error as Error);
 	}
-	const wait = notYet(campaign, Date.now());
+	const wait = deferralAt(campaign, Date.now());
 	if (wait) {
 		const summary = { ...placement.summary };
 		delete summary.callResultUrl;
-		return [[{ json: heldItem(campaign, { ...placement, summary }, wait), pairedItem: { item: 0 } }]];
+		return [[{ json: deferredItem(campaign, { ...placement, summary }, wait), pairedItem: { item: 0 } }]];
 	}
 
 	// Limit Calls Across Executions: a place in the durable count is taken before the POST.

@@ -193,7 +193,7 @@ describe('dialWithCap: what it reads and when', () => {
 		const placed: number[] = [];
 		return {
 			placed,
-			hold: () => false,
+			skipOrDefer: () => false,
 			place: async (index) => {
 				placed.push(index);
 				return { kind: 'placed', internalId: `call-${index}` };

@@ -13,9 +13,9 @@ import { assertIntegerInRange, invalid, kindOf } from '../core/validation';
 
 /*
  * The Campaign options of a placement (Place Call, Call and Wait): the attempt and the Result Context
- * carried to the result, calling hours and an earliest call time (an item whose time has not come is not
- * dialled and comes out with the time it may be), and, for Place Call, Max Calls in Flight and Skip
- * Numbers Already Called.
+ * carried to the result, calling hours and an earliest call time (an item whose time has not come is
+ * deferred: not dialled, it comes out with the time it may be), and, for Place Call, Max Calls in Flight
+ * and Skip Numbers Already Called.
  */
 
 export type CampaignMode = 'placeCall' | 'placeCallAndWait';
@@ -317,11 +317,17 @@ export function carryInCallResultUrl(node: INode, i: number, placement: Placemen
 	}
 }
 
+/** Why an item is deferred (its time has not come), and the time it may be dialled. */
+export interface Deferral {
+	at: number;
+	reason: string;
+}
+
 /**
- * Whether the item may be dialled at `now`: undefined when it may, else the time it may be and why
+ * Whether the item is deferred at `now`: undefined when it may be dialled, else the time it may be and why
  * (its Earliest Call Time has not come, or it is outside its Calling Hours).
  */
-export function notYet(item: CampaignItem, now: number): { at: number; reason: string } | undefined {
+export function deferralAt(item: CampaignItem, now: number): Deferral | undefined {
 	const earliest = item.notBefore !== undefined && item.notBefore > now ? item.notBefore : now;
 	const at = item.window ? nextOpening(item.window, earliest) : earliest;
 	if (at <= now) return undefined;
@@ -337,14 +343,14 @@ export function campaignFields(item: CampaignItem, nextCall: NextCall): IDataObj
 	return { attempt: item.attempt, context: { ...item.context }, nextCall };
 }
 
-/** The output of an item not dialled because its time has not come. */
-export function heldItem(item: CampaignItem, placement: Placement, hold: { at: number; reason: string }): IDataObject {
+/** The output of a deferred item: not dialled because its time has not come. */
+export function deferredItem(item: CampaignItem, placement: Placement, deferral: Deferral): IDataObject {
 	return {
 		placed: false,
 		outcome: 'deferred',
-		reason: hold.reason,
+		reason: deferral.reason,
 		...placement.summary,
-		...campaignFields(item, deferredNextCall(hold.at, item.attempt, hold.reason)),
+		...campaignFields(item, deferredNextCall(deferral.at, item.attempt, deferral.reason)),
 	};
 }
 

@@ -28,8 +28,8 @@ export type PlaceResult =
 	| { kind: 'done' };
 
 export interface DialerHooks {
-	/** Writes the output of an item that must not be dialled now (skipped, not yet); true when it did. */
-	hold(index: number, now: number): boolean;
+	/** Writes the output of an item that must not be dialled now (skipped, or deferred); true when it did. */
+	skipOrDefer(index: number, now: number): boolean;
 	place(index: number): Promise<PlaceResult>;
 	/**
 	 * Reads the call's status: 'ended' once its own record is there (the hook writes the output), 'pending'
@@ -98,7 +98,7 @@ export async function dialWithCap(indices: number[], settings: DialerSettings, h
 		if (hooks.stopped()) return stats;
 		while (queue.length > 0 && inFlight.size < settings.cap && Date.now() >= blockedUntil) {
 			const index = queue[0];
-			if (hooks.hold(index, Date.now())) {
+			if (hooks.skipOrDefer(index, Date.now())) {
 				queue.shift();
 				continue;
 			}

@@ -5,10 +5,10 @@ import type { CampaignItem, CampaignRun } from '../../../shared/campaign/options
 import {
 	campaignFields,
 	carryInCallResultUrl,
+	deferralAt,
+	deferredItem,
 	dialKey,
 	dialledNumbers,
-	heldItem,
-	notYet,
 	readCampaignItem,
 	readCampaignRun,
 	skippedItem,
@@ -71,18 +71,18 @@ export class PlaceCallCampaign {
 	}
 
 	/**
-	 * The output of item `i` when it must not be dialled now (its number was dialled for this attempt,
-	 * or its time has not come); otherwise undefined, and the number is taken for this attempt (so two
-	 * items of one batch cannot both dial it).
+	 * The output of item `i` when it must not be dialled now: skipped (its number was dialled for this
+	 * attempt) or deferred (its time has not come). Otherwise undefined, and the number is taken for this
+	 * attempt (so two items of one batch cannot both dial it).
 	 */
-	hold(i: number, placement: Placement, now: number): IDataObject | undefined {
+	skipOrDefer(i: number, placement: Placement, now: number): IDataObject | undefined {
 		const item = this.items[i];
 		const key = dialKey(String(placement.body.dst), item.attempt);
 		if (this.dialled?.[key] !== undefined) {
 			return skippedItem(item, placement, `${String(placement.body.dst)} was already dialled in this execution for attempt ${item.attempt} (${this.dialled[key]}): not dialled again`);
 		}
-		const wait = notYet(item, now);
-		if (wait) return heldItem(item, placement, wait);
+		const deferral = deferralAt(item, now);
+		if (deferral) return deferredItem(item, placement, deferral);
 		if (this.dialled) this.dialled[key] = `item ${i}`;
 		return undefined;
 	}
@@ -118,14 +118,14 @@ export class PlaceCallCampaign {
 		settings: RequestSettings,
 		baseURL: string,
 		results: Array<{ json: IDataObject; pairedItem: { item: number } } | undefined>,
-		hooks: Pick<DialerHooks, 'place' | 'stopped'> & { hold(i: number): boolean },
+		hooks: Pick<DialerHooks, 'place' | 'stopped'> & { skipOrDefer(i: number): boolean },
 	): Promise<DialerStats> {
 		const cancel = this.ctx.getExecutionCancelSignal?.();
 		return await dialWithCap(
 			indices,
 			{ cap: this.run.maxCallsInFlight!, intervalMs: this.run.statusCheckIntervalMs, maxCallMs: this.run.maxCallMs },
 			{
-				hold: (i) => hooks.hold(i),
+				skipOrDefer: (i) => hooks.skipOrDefer(i),
 				place: async (i): Promise<PlaceResult> => await hooks.place(i),
 				read: async (i, internalId) => {
 					const response = await readStatusOnce(this.ctx, settings, internalId, i, baseURL, STATUS_RECORD_LIMIT);

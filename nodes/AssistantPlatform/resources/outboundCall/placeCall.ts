@@ -85,11 +85,11 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 	const failures: Array<{ index: number; error: NodeFailure; outcome: Outcome }> = [];
 	const todo = placements.flatMap((placement, i) => (placement ? [i] : []));
 
-	/** An item that must not be dialled now gets its output here (Campaign options); true when it did. */
-	const hold = (i: number): boolean => {
-		const held = campaign?.hold(i, placements[i]!, Date.now());
-		if (held) results[i] = { json: held, pairedItem: { item: i } };
-		return held !== undefined;
+	/** An item that must not be dialled now (Campaign options: skipped or deferred) gets its output here; true when it did. */
+	const skipOrDefer = (i: number): boolean => {
+		const json = campaign?.skipOrDefer(i, placements[i]!, Date.now());
+		if (json) results[i] = { json, pairedItem: { item: i } };
+		return json !== undefined;
 	};
 	const place = async (i: number): Promise<PlaceResult> => {
 		const placement = placements[i]!;
@@ -161,7 +161,7 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 
 	if (campaign?.run.maxCallsInFlight !== undefined) {
 		await campaign.dial(todo, settings, baseURL, results as Parameters<PlaceCallCampaign['dial']>[3], {
-			hold,
+			skipOrDefer,
 			place,
 			stopped: () => failures.length > 0,
 		});
@@ -170,7 +170,7 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 			todo,
 			batching,
 			async (i) => {
-				if (!hold(i)) await place(i);
+				if (!skipOrDefer(i)) await place(i);
 			},
 			() => failures.length > 0,
 		);
