@@ -318,7 +318,7 @@ export function carryInCallResultUrl(node: INode, i: number, placement: Placemen
 }
 
 /** Why an item is deferred (its time has not come), and the time it may be dialled. */
-export interface Deferral {
+interface Deferral {
 	at: number;
 	reason: string;
 }

@@ -91,7 +91,7 @@ const HINTS: Record<string, { message: string; hint: string }> = {
  * request that may be sent again; after a call whose outcome is unknown it does not (calls/messages.ts), and that
  * call's description is composed from the hint without it.
  */
-export interface RetryAdvice {
+interface RetryAdvice {
 	advice: string;
 	instead: string;
 }
