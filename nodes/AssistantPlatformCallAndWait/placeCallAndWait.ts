@@ -34,7 +34,7 @@ import { isObject } from '../shared/core/object';
 import { outboundApi } from '../shared/transport/outbound';
 import { pollStatus } from '../shared/calls/statusPoll';
 import { callbackBodyTooLarge, MAX_CALLBACK_BODY_BYTES, refuse } from '../shared/n8n/webhookReply';
-import { campaignFields, heldItem, notYet, readCampaignItem, readCampaignRun } from '../shared/campaign/options';
+import { campaignFields, deferralAt, deferredItem, readCampaignItem, readCampaignRun } from '../shared/campaign/options';
 import type { CampaignItem } from '../shared/campaign/options';
 import { decideNextCall, noCall, readRetryPolicy } from '../shared/campaign/retryPolicy';
 import type { RetryPolicy } from '../shared/campaign/retryPolicy';
@@ -82,16 +82,16 @@ export async function placeCallAndWait(this: IExecuteFunctions): Promise<INodeEx
 		// Campaign options and the Retry Policy are checked before the call; the attempt and Result Context
 		// wait with the execution (the resume URL is n8n's, left as it is).
 		const run = readCampaignRun(this, node, 'placeCallAndWait');
-		campaign = run ? readCampaignItem(this, node, 0, run, placement, false) : { attempt: 1, context: {} };
+		campaign = run ? readCampaignItem(this, node, 0, run) : { attempt: 1, context: {} };
 		policy = readRetryPolicy(node, this.getNodeParameter('retryPolicy', 0, {}), 0);
 	} catch (error) {
 		throw markNoCallPlaced(error as Error);
 	}
-	const wait = notYet(campaign, Date.now());
+	const wait = deferralAt(campaign, Date.now());
 	if (wait) {
 		const summary = { ...placement.summary };
 		delete summary.callResultUrl;
-		return [[{ json: heldItem(campaign, { ...placement, summary }, wait), pairedItem: { item: 0 } }]];
+		return [[{ json: deferredItem(campaign, { ...placement, summary }, wait), pairedItem: { item: 0 } }]];
 	}
 
 	const limit = await takeLimitPlace(this, placement, campaign);

@@ -1,6 +1,9 @@
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, INode } from 'n8n-workflow';
 
-import { unknownOutcomeMessage, withoutRetryAdvice } from '../../nodes/shared/calls/messages';
+import { describeUnknownOutcome } from '../../nodes/shared/calls/messages';
+import type { Hint } from '../../nodes/shared/transport/errors';
+import { OR_TRY_AGAIN_LATER, transportError, TRY_AGAIN_LATER } from '../../nodes/shared/transport/errors';
+import type { FaultSpec } from '../../sandbox';
 import { runAgent } from '../harness/agent';
 import type { ToolCall } from '../harness/agent';
 import { runNode } from '../harness/engine';
@@ -127,18 +130,76 @@ describe('the same voice outside agents (message and description agree)', () => 
 	});
 });
 
+describe('the description of an unknown outcome, word for word', () => {
+	const advice =
+		'Placing a call is never retried automatically. Before this call is placed again, find out whether it was: Assistant Platform → Call Status → Get with its internal_id when one came back, else the call log on the platform.';
+	// The transport's hint for a read says to try again; after a call whose outcome is unknown only the rest of it stays.
+	const cases: Array<[string, FaultSpec, string]> = [
+		[
+			'a timeout after the POST',
+			{ method: 'POST', path: '/webhook/outbound_call', kind: 'slow', delayMs: 600, times: 1 },
+			`${advice} The request did not complete in time (Timeout covers the whole answer). Raise the Timeout request option.`,
+		],
+		[
+			'a connection reset',
+			{ method: 'POST', path: '/webhook/outbound_call', kind: 'reset', times: 1 },
+			`${advice} Network error ECONNRESET: a network problem or a platform restart.`,
+		],
+		['a 500', { method: 'POST', path: '/webhook/outbound_call', kind: 'status', status: 500, times: 1 }, `${advice} This is a problem on the side of the platform.`],
+		['a 503', { method: 'POST', path: '/webhook/outbound_call', kind: 'status', status: 503, times: 1 }, `${advice} This is a problem on the side of the platform.`],
+		['a malformed answer', { method: 'POST', path: '/webhook/outbound_call', kind: 'malformed', times: 1 }, `${advice} Status 200; the answer was not used.`],
+	];
+
+	test.each(cases)('%s', async (_title, fault, description) => {
+		fx.sandbox.injectFault(fault);
+		const { items } = await runNode({
+			parameters: { resource: 'outboundCall', operation: 'placeCall', dst: '+14155550123', callerId: CALLER, requestOptions: { timeout: 200 } },
+			credentials: fx.credentials,
+			continueOnFail: true,
+		});
+		expect(items[0].json.description).toBe(description);
+		await untilPosts(1);
+	});
+});
+
 describe('the wording, in one place', () => {
+	const node = { id: 'place-call', name: 'Place Call', type: 'assistantPlatform', typeVersion: 1, position: [0, 0], parameters: {} } as INode;
+	const advice =
+		'Placing a call is never retried automatically. Before this call is placed again, find out whether it was: Assistant Platform → Call Status → Get with its internal_id when one came back, else the call log on the platform.';
+
 	test('with an internal_id the message says to check Call Status with it', () => {
-		expect(unknownOutcomeMessage('The platform answered 200 with a failed status', { dst: '+14155550123', internalId: 'abc123' })).toBe(
+		const error: Error & { description?: string } = new Error('The platform answered 200 with a failed status');
+		describeUnknownOutcome(error, { dst: '+14155550123', internalId: 'abc123' });
+		expect(error.message).toBe(
 			'Outcome unknown: The platform answered 200 with a failed status. The call to +14155550123 may have been placed: do not place it again. Check Call Status with internal_id "abc123" to learn what happened.',
 		);
+		expect(error.description).toBe(advice);
 	});
 
-	test("a lower layer's advice to try again leaves the description, the rest of it stays", () => {
-		expect(withoutRetryAdvice('The request did not complete in time (Timeout covers the whole answer). Raise the Timeout request option, or try again later.')).toBe(
+	// The transport keeps its advice to try again apart from the rest of its hint: the description is composed without it.
+	const hints: Array<[string, Hint, string, string]> = [
+		[
+			'", or try again later." closing the last sentence',
+			['The request did not complete in time (Timeout covers the whole answer). Raise the Timeout request option', OR_TRY_AGAIN_LATER],
+			'The request did not complete in time (Timeout covers the whole answer). Raise the Timeout request option, or try again later.',
 			'The request did not complete in time (Timeout covers the whole answer). Raise the Timeout request option.',
-		);
-		expect(withoutRetryAdvice('This is a platform-side problem. Try again later.')).toBe('This is a platform-side problem.');
-		expect(withoutRetryAdvice(undefined)).toBe('');
+		],
+		['"Try again later." after the hint', ['This is a platform-side problem.', TRY_AGAIN_LATER], 'This is a platform-side problem. Try again later.', 'This is a platform-side problem.'],
+		['a note after the advice', ['A network problem.', TRY_AGAIN_LATER, ' (Gave up after 3 attempts.)'], 'A network problem. Try again later. (Gave up after 3 attempts.)', 'A network problem. (Gave up after 3 attempts.)'],
+		['a hint without advice', ['Status 200; the answer was not used.'], 'Status 200; the answer was not used.', 'Status 200; the answer was not used.'],
+	];
+
+	test.each(hints)("a lower layer's hint with %s: the read says it all, an unknown outcome all but the advice", (_title, hint, read, call) => {
+		const error = transportError(node, 'The request failed', hint);
+		expect(error.description).toBe(read);
+		describeUnknownOutcome(error);
+		expect(error.description).toBe(`${advice} ${call}`);
+	});
+
+	test('a description written after the hint stays as it is', () => {
+		const error = transportError(node, 'The request failed', ['A problem.', TRY_AGAIN_LATER]);
+		error.description = 'Another description. Try again later.';
+		describeUnknownOutcome(error);
+		expect(error.description).toBe(`${advice} Another description. Try again later.`);
 	});
 });

@@ -265,7 +265,7 @@ describe('Place Call with Campaign options (manual clock)', () => {
 			expect(next % 3600_000).toBe(0);
 		});
 
-		test('an Earliest Call Time still to come holds the item until then; one that has passed does not', async () => {
+		test('an Earliest Call Time still to come defers the item until then; one that has passed does not', async () => {
 			const later = new Date(Date.now() + 90_000).toISOString();
 			const { items: out } = await place(
 				fx,

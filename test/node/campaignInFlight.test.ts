@@ -189,21 +189,33 @@ describe('Place Call with Max Calls in Flight against status reads that misbehav
 });
 
 describe('dialWithCap: what it reads and when', () => {
-	function hooksFor(read: DialerHooks['read'], extra: Partial<DialerHooks> = {}): DialerHooks & { placed: number[] } {
+	/** Hooks that place every call at once and count what the dialler did: calls placed, reads, calls in flight at most. */
+	function hooksFor(read: DialerHooks['read'], extra: Partial<DialerHooks> = {}): DialerHooks & { placed: number[]; reads: number; mostInFlight: number } {
 		const placed: number[] = [];
-		return {
+		let inFlight = 0;
+		const hooks = {
 			placed,
-			hold: () => false,
-			place: async (index) => {
+			reads: 0,
+			mostInFlight: 0,
+			skipOrDefer: () => false,
+			place: async (index: number) => {
 				placed.push(index);
-				return { kind: 'placed', internalId: `call-${index}` };
+				inFlight++;
+				hooks.mostInFlight = Math.max(hooks.mostInFlight, inFlight);
+				return { kind: 'placed' as const, internalId: `call-${index}` };
 			},
-			read,
+			read: async (index: number, internalId: string) => {
+				hooks.reads++;
+				const state = await read(index, internalId);
+				if (state === 'ended') inFlight--;
+				return state;
+			},
 			giveUp: () => undefined,
 			stopped: () => false,
 			readsFailed: () => undefined,
 			...extra,
 		};
+		return hooks;
 	}
 
 	test('status reads at once never exceed the cap (one per call in flight)', async () => {
@@ -219,11 +231,11 @@ describe('dialWithCap: what it reads and when', () => {
 			reads.set(index, count);
 			return count >= 3 ? 'ended' : 'pending';
 		});
-		const stats = await dialWithCap([0, 1, 2, 3, 4, 5, 6, 7, 8, 9], { cap: 4, intervalMs: 1, maxCallMs: 60_000 }, hooks);
+		await dialWithCap([0, 1, 2, 3, 4, 5, 6, 7, 8, 9], { cap: 4, intervalMs: 1, maxCallMs: 60_000 }, hooks);
 		expect(hooks.placed).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
 		expect(most).toBe(4);
-		expect(stats.maxInFlight).toBe(4);
-		expect(stats.statusReads).toBe(30);
+		expect(hooks.mostInFlight).toBe(4);
+		expect(hooks.reads).toBe(30);
 	});
 
 	test('failed reads are counted in a row: a read that answers (404 or the record) starts the count again', async () => {
@@ -252,9 +264,9 @@ describe('dialWithCap: what it reads and when', () => {
 			},
 			{ readsFailed: (inFlight, notDialled, error) => void stopped.push({ inFlight, notDialled, error }) },
 		);
-		const stats = await dialWithCap([0, 1, 2, 3, 4], { cap: 2, intervalMs: 1, maxCallMs: 60_000 }, hooks);
+		await dialWithCap([0, 1, 2, 3, 4], { cap: 2, intervalMs: 1, maxCallMs: 60_000 }, hooks);
 		expect(hooks.placed).toEqual([0, 1]);
-		expect(stats.statusReads).toBe(MAX_FAILED_STATUS_READS);
+		expect(hooks.reads).toBe(MAX_FAILED_STATUS_READS);
 		expect(stopped).toEqual([
 			{
 				inFlight: [

@@ -30,7 +30,7 @@ function inWorkflowZone(timeZone: string): void {
 }
 afterEach(() => setGlobalState(defaultState));
 
-// Dates to come: an Earliest Call Time that has not come holds the item and outputs it as nextCall.at.
+// Dates to come: an Earliest Call Time that has not come defers the item and outputs it as nextCall.at.
 const CASES: Array<[string, string, Record<string, string>]> = [
 	['ISO without an offset', '2031-03-03T09:30', { 'America/New_York': '2031-03-03T14:30:00.000Z', 'Asia/Tokyo': '2031-03-03T00:30:00.000Z' }],
 	['ISO with seconds and a fraction', '2031-03-03T09:30:15.250', { 'America/New_York': '2031-03-03T14:30:15.250Z', 'Asia/Tokyo': '2031-03-03T00:30:15.250Z' }],
@@ -77,7 +77,7 @@ describe('Earliest Call Time in the workflow\'s time zone (Place Call)', () => {
 			});
 		});
 
-		test('a time that has passed in the zone is dialled; the same clock time still to come there is held', async () => {
+		test('a time that has passed in the zone is dialled; the same clock time still to come there is deferred', async () => {
 			// 2 hours ago and 2 hours ahead, written as the zone's clocks show them (no offset).
 			const clock = (ms: number) => new Date(ms).toLocaleString('sv-SE', { timeZone }).replace(' ', 'T');
 			const { items: out } = await place({ notBefore: '={{ $json.at }}', skipRepeatedNumbers: false }, [{ at: clock(Date.now() - 2 * 3600_000) }, { at: clock(Date.now() + 2 * 3600_000) }]);

@@ -427,7 +427,7 @@ describe('Assistant Platform Call and Wait: the node', () => {
 describe('Assistant Platform Call and Wait with Campaign options', () => {
 	/*
 	 * The attempt and Result Context wait with the execution and come back with the result, with the Retry
-	 * Policy's decision; calling hours and the Earliest Call Time hold an item without placing or waiting; bad
+	 * Policy's decision; calling hours and the Earliest Call Time defer an item without placing or waiting; bad
 	 * input is refused before anything is dialled.
 	 */
 	const CAMPAIGN = {
@@ -473,7 +473,7 @@ describe('Assistant Platform Call and Wait with Campaign options', () => {
 		expect(at.getUTCMinutes()).toBe(0);
 	});
 
-	test('an Earliest Call Time to come holds the item the same way', async () => {
+	test('an Earliest Call Time to come defers the item the same way', async () => {
 		const later = new Date(Date.now() + 3600_000).toISOString();
 		const execution = await placeAndWait({ campaign: { notBefore: later } });
 		expect(fx.sandbox.journal).toHaveLength(0);

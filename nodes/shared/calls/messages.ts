@@ -7,12 +7,14 @@
  *   back). Nothing said about such a call tells anyone to try again.
  */
 
+import { descriptionWithoutRetry } from '../transport/errors';
+
 export const NO_CALL_PLACED = 'No call was placed.';
 
-export const UNKNOWN_PREFIX = 'Outcome unknown: ';
+const UNKNOWN_PREFIX = 'Outcome unknown: ';
 
 /** The human advice of an unknown outcome (the error's description); the message says the same in short. */
-export const UNKNOWN_OUTCOME_DESCRIPTION =
+const UNKNOWN_OUTCOME_DESCRIPTION =
 	'Placing a call is never retried automatically. Before this call is placed again, find out whether it was: Assistant Platform → Call Status → Get with its internal_id when one came back, else the call log on the platform.';
 
 type Described = Error & { description?: string | null };
@@ -40,7 +42,7 @@ function theCall(dst: unknown): string {
  * The message of a call whose outcome is unknown: the reason, that it may have been placed and must not be placed
  * again, and how to find out (Call Status with its internal_id when there is one).
  */
-export function unknownOutcomeMessage(reason: string, call: { dst?: unknown; internalId?: unknown } = {}): string {
+function unknownOutcomeMessage(reason: string, call: { dst?: unknown; internalId?: unknown } = {}): string {
 	const id = call.internalId;
 	const check =
 		typeof id === 'string' || typeof id === 'number'
@@ -49,24 +51,12 @@ export function unknownOutcomeMessage(reason: string, call: { dst?: unknown; int
 	return `${UNKNOWN_PREFIX}${sentence(reason)} ${theCall(call.dst)} may have been placed: do not place it again. ${check}`;
 }
 
-/**
- * A lower layer's hint without its advice to try again (the transport's "Raise the Timeout request option, or try
- * again later.", a 5xx's "Try again later."): right for a read, wrong for a call whose outcome is unknown. The
- * rest of the hint stays.
- */
-export function withoutRetryAdvice(description: string | null | undefined): string {
-	return (description ?? '')
-		.replace(/,?\s+or try again later(?=[.!?])/gi, '')
-		.split(/(?<=[.!?])\s+/)
-		.filter((part) => part.trim() !== '' && !/\b(try again|retry)\b/i.test(part))
-		.join(' ');
-}
-
 /** Rewrites an error of a call whose outcome is unknown: its message and description in the one voice above. */
 export function describeUnknownOutcome(error: Described, call: { dst?: unknown; internalId?: unknown } = {}): void {
 	if (error.message.startsWith(UNKNOWN_PREFIX)) return;
 	error.message = unknownOutcomeMessage(error.message, call);
-	error.description = [UNKNOWN_OUTCOME_DESCRIPTION, withoutRetryAdvice(error.description)].filter((part) => part !== '').join(' ');
+	// The rest of the transport's hint stays; its advice to try again (right for a read) does not.
+	error.description = [UNKNOWN_OUTCOME_DESCRIPTION, descriptionWithoutRetry(error)].filter((part) => part !== '').join(' ');
 }
 
 /** Why a call was refused past Max Calls per Agent Run, for the model: the cap is reached, no call was placed. */

@@ -17,7 +17,7 @@ import { redactUrl } from '../core/redact';
 import { callResultFields, INTERNAL_ID_RULE, isInternalId } from './callResult';
 import { isObject } from '../core/object';
 import { acceptanceContradiction } from './acceptance';
-import { describeUnknownOutcome, markNoCallPlaced, UNKNOWN_OUTCOME_DESCRIPTION } from './messages';
+import { describeUnknownOutcome, markNoCallPlaced } from './messages';
 
 export type Route = 'trunk' | 'pbx';
 
@@ -250,10 +250,8 @@ export function outcomeOf(error: unknown): Outcome {
 	return Number.isInteger(status) && status >= 400 && status < 500 ? 'rejected' : 'unknown';
 }
 
-export const UNKNOWN_OUTCOME_ADVICE = UNKNOWN_OUTCOME_DESCRIPTION;
-
 /**
- * Says in the error's message what happened to the call (placementMessages.ts): "No call was placed." after a
+ * Says in the error's message what happened to the call (messages.ts): "No call was placed." after a
  * rejection; for an unknown outcome that the call may have been placed, must not be placed again, and how to
  * find out (`call`: its destination, and its internal_id when one is known).
  */

@@ -14,9 +14,9 @@ import { assertIntegerInRange, invalid, kindOf } from '../core/validation';
 
 /*
  * The Campaign options of a placement (Place Call, Call and Wait): the attempt and the Result Context
- * carried to the result, calling hours and an earliest call time (an item whose time has not come is not
- * dialled and comes out with the time it may be), and, for Place Call, Max Calls in Flight and Skip
- * Numbers Already Called.
+ * carried to the result, calling hours and an earliest call time (an item whose time has not come is
+ * deferred: not dialled, it comes out with the time it may be), and, for Place Call, Max Calls in Flight
+ * and Skip Numbers Already Called.
  */
 
 export type CampaignMode = 'placeCall' | 'placeCallAndWait';
@@ -304,18 +304,8 @@ function readInstant(node: INode, value: unknown, itemIndex: number, timeZone: s
 	return ms;
 }
 
-/**
- * Reads item `i`'s Campaign options and, when the call has a Call Result URL and `carryInUrl`, adds the
- * attempt and Result Context to it (the body sent and the summary shown both follow).
- */
-export function readCampaignItem(
-	ctx: IExecuteFunctions,
-	node: INode,
-	i: number,
-	run: CampaignRun,
-	placement: Placement,
-	carryInUrl: boolean,
-): CampaignItem {
+/** Reads and checks item `i`'s Campaign options. */
+export function readCampaignItem(ctx: IExecuteFunctions, node: INode, i: number, run: CampaignRun): CampaignItem {
 	const raw = options(ctx, i);
 	const attempt = raw.attempt === undefined ? 1 : readAttempt(node, raw.attempt, i);
 	const context = readResultContext(node, raw.resultContext, attempt, i);
@@ -323,24 +313,35 @@ export function readCampaignItem(
 	const window = isObject(raw.callingHours) ? raw.callingHours.window : undefined;
 	if (isObject(window)) item.window = readCallingWindow(node, window, run.workflowTimeZone, i);
 	item.notBefore = readInstant(node, raw.notBefore, i, run.workflowTimeZone);
-	if (carryInUrl) {
-		for (const field of ['callResultUrl', 'url_esito_chiamata']) {
-			const url = placement.body[field];
-			if (typeof url !== 'string') continue;
-			placement.body[field] = urlWithContext(node, url, context, attempt, i);
-			if (typeof placement.summary.callResultUrl === 'string' && !placement.summary.callResultUrl.endsWith(`?${REDACTED}`)) {
-				placement.summary.callResultUrl = `${placement.summary.callResultUrl}?${REDACTED}`;
-			}
-		}
-	}
 	return item;
 }
 
 /**
- * Whether the item may be dialled at `now`: undefined when it may, else the time it may be and why
+ * Adds item `i`'s attempt and Result Context to the call's Call Result URL, when it has one: the body sent
+ * carries them to the result, the summary shown says the URL's query is redacted.
+ */
+export function carryInCallResultUrl(node: INode, i: number, placement: Placement, item: CampaignItem): void {
+	for (const field of ['callResultUrl', 'url_esito_chiamata']) {
+		const url = placement.body[field];
+		if (typeof url !== 'string') continue;
+		placement.body[field] = urlWithContext(node, url, item.context, item.attempt, i);
+		if (typeof placement.summary.callResultUrl === 'string' && !placement.summary.callResultUrl.endsWith(`?${REDACTED}`)) {
+			placement.summary.callResultUrl = `${placement.summary.callResultUrl}?${REDACTED}`;
+		}
+	}
+}
+
+/** Why an item is deferred (its time has not come), and the time it may be dialled. */
+interface Deferral {
+	at: number;
+	reason: string;
+}
+
+/**
+ * Whether the item is deferred at `now`: undefined when it may be dialled, else the time it may be and why
  * (its Earliest Call Time has not come, or it is outside its Calling Hours).
  */
-export function notYet(item: CampaignItem, now: number): { at: number; reason: string } | undefined {
+export function deferralAt(item: CampaignItem, now: number): Deferral | undefined {
 	const earliest = item.notBefore !== undefined && item.notBefore > now ? item.notBefore : now;
 	const at = item.window ? nextOpening(item.window, earliest) : earliest;
 	if (at <= now) return undefined;
@@ -356,14 +357,14 @@ export function campaignFields(item: CampaignItem, nextCall: NextCall): IDataObj
 	return { attempt: item.attempt, context: { ...item.context }, nextCall };
 }
 
-/** The output of an item not dialled because its time has not come. */
-export function heldItem(item: CampaignItem, placement: Placement, hold: { at: number; reason: string }): IDataObject {
+/** The output of a deferred item: not dialled because its time has not come. */
+export function deferredItem(item: CampaignItem, placement: Placement, deferral: Deferral): IDataObject {
 	return {
 		placed: false,
 		outcome: 'deferred',
-		reason: hold.reason,
+		reason: deferral.reason,
 		...placement.summary,
-		...campaignFields(item, deferredNextCall(hold.at, item.attempt, hold.reason)),
+		...campaignFields(item, deferredNextCall(deferral.at, item.attempt, deferral.reason)),
 	};
 }
 

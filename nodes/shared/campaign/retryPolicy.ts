@@ -216,7 +216,7 @@ export function noCall(reason: string): NextCall {
 	return { callAgain: false, at: null, attempt: null, reason };
 }
 
-/** The decision for an item that was not dialled because its time has not come (calling hours, Earliest Call Time). */
+/** The decision for a deferred item: not dialled because its time has not come (calling hours, Earliest Call Time). */
 export function deferredNextCall(at: number, attempt: number, reason: string): NextCall {
 	return { callAgain: true, at: new Date(at).toISOString(), attempt, reason };
 }

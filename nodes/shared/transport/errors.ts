@@ -86,10 +86,70 @@ const HINTS: Record<string, { message: string; hint: string }> = {
 	},
 };
 
+/**
+ * Advice to try again, inside a hint: `advice` where it is given, `instead` where it is left out. It suits a
+ * request that may be sent again; after a call whose outcome is unknown it does not (calls/messages.ts), and that
+ * call's description is composed from the hint without it.
+ */
+interface RetryAdvice {
+	advice: string;
+	instead: string;
+}
+
+/** An error's hint: text, and advice to try again kept apart from it. */
+export type Hint = Array<string | RetryAdvice>;
+
+/** "Try again later." after a hint that ends with its own sentence. */
+export const TRY_AGAIN_LATER: RetryAdvice = { advice: ' Try again later.', instead: '' };
+
+/** ", or try again later." closing a hint's last sentence. */
+export const OR_TRY_AGAIN_LATER: RetryAdvice = { advice: ', or try again later.', instead: '.' };
+
+function parts(hint: string | Hint): Hint {
+	return typeof hint === 'string' ? [hint] : hint;
+}
+
+/** What a description says with `hint`, its advice to try again included. */
+function hintText(hint: string | Hint): string {
+	return parts(hint)
+		.map((part) => (typeof part === 'string' ? part : part.advice))
+		.join('');
+}
+
+/** The hint each error of the transport was described with: beside the error, not on it (n8n saves its fields). */
+const DESCRIBED_WITH = new WeakMap<Error, Hint>();
+
+type Described = Error & { description?: string | null };
+
+/** Keeps the hint `error` was described with (its description is the hint's text). */
+function keepHint<E extends Described>(error: E, hint: string | Hint): E {
+	DESCRIBED_WITH.set(error, parts(hint));
+	return error;
+}
+
+/** Describes `error` with `hint`. */
+export function describeError(error: Described, hint: string | Hint): void {
+	error.description = hintText(hint);
+	keepHint(error, hint);
+}
+
+/** The hint `error` was described with; its description as it is when no hint says it. */
+export function hintOf(error: Described): Hint {
+	const hint = DESCRIBED_WITH.get(error);
+	return hint && hintText(hint) === error.description ? hint : [error.description ?? ''];
+}
+
+/** What `error`'s description says without advice to try again. */
+export function descriptionWithoutRetry(error: Described): string {
+	return hintOf(error)
+		.map((part) => (typeof part === 'string' ? part : part.instead))
+		.join('');
+}
+
 /** Who answered, in an error's message: the platform, unless a request went elsewhere (n8n's own API). */
 export const PLATFORM = 'The platform';
 
-function statusHint(status: number, credentialName: string, service: string): { message: string; hint: string } {
+function statusHint(status: number, credentialName: string, service: string): { message: string; hint: string | Hint } {
 	if (status === 401) {
 		return {
 			message: `${service} rejected the credentials (401 Unauthorized)`,
@@ -117,7 +177,7 @@ function statusHint(status: number, credentialName: string, service: string): { 
 	if (status >= 500) {
 		return {
 			message: `${service} failed to answer (${status})`,
-			hint: `This is a problem on the side of ${service === PLATFORM ? 'the platform' : service}. Try again later.`,
+			hint: [`This is a problem on the side of ${service === PLATFORM ? 'the platform' : service}.`, TRY_AGAIN_LATER],
 		};
 	}
 	return {
@@ -149,24 +209,28 @@ export function platformApiError(
 		message: platform.message ?? null,
 		status,
 	};
-	return new NodeApiError(node, errorResponse, {
+	const hint = [...parts(base.hint), field, platform.message && known ? ` Platform said: ${platform.message}` : ''];
+	const error = new NodeApiError(node, errorResponse, {
 		message: `${code}${base.message}${detail}`,
-		description: `${base.hint}${field}${platform.message && known ? ` Platform said: ${platform.message}` : ''}`,
+		description: hintText(hint),
 		httpCode: String(status),
 		itemIndex,
 	});
+	return keepHint(error, hint);
 }
 
 /** A request that got no usable answer (network error, timeout, malformed body), without leaking request details. */
 export function transportError(
 	node: INode,
 	reason: string,
-	hint: string,
+	hint: string | Hint,
 	itemIndex?: number,
 ): NodeApiError {
-	return new NodeApiError(
-		node,
-		{ message: reason } as JsonObject,
-		{ message: reason, description: hint, itemIndex, httpCode: 'none' },
-	);
+	const error = new NodeApiError(node, { message: reason } as JsonObject, {
+		message: reason,
+		description: hintText(hint),
+		itemIndex,
+		httpCode: 'none',
+	});
+	return keepHint(error, hint);
 }

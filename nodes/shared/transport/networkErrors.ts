@@ -1,6 +1,8 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { READ_BACKOFF_BASE_MS, READ_BACKOFF_MAX_MS } from '../core/constants';
+import type { Hint } from './errors';
+import { OR_TRY_AGAIN_LATER, TRY_AGAIN_LATER } from './errors';
 
 /*
  * Why an exchange failed before it had an answer (a timeout, a reset, a refused connection, a body that
@@ -26,30 +28,30 @@ function errorCode(error: unknown): string | undefined {
 	return undefined;
 }
 
-function describeNetworkError(error: unknown, timeout: number): { reason: string; hint: string } {
+function describeNetworkError(error: unknown, timeout: number): { reason: string; hint: Hint } {
 	const code = errorCode(error);
 	const message = (error as Error)?.message ?? '';
 	if (code === 'ECONNABORTED' || code === 'ETIMEDOUT' || /timeout/i.test(message)) {
 		return {
 			reason: `The platform did not answer within ${timeout} ms (timeout)`,
-			hint: 'The request timed out. Raise the Timeout request option, or try again later.',
+			hint: ['The request timed out. Raise the Timeout request option', OR_TRY_AGAIN_LATER],
 		};
 	}
 	if (code === 'ECONNRESET' || code === 'EPIPE' || code === 'UND_ERR_SOCKET' || /socket hang up/i.test(message)) {
 		return {
 			reason: 'The connection to the platform was reset before it answered',
-			hint: `Network error ${code ?? 'socket hang up'}: a network problem or a platform restart. Try again later.`,
+			hint: [`Network error ${code ?? 'socket hang up'}: a network problem or a platform restart.`, TRY_AGAIN_LATER],
 		};
 	}
 	if (code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'EAI_AGAIN') {
 		return {
 			reason: 'Could not connect to the platform',
-			hint: `Network error ${code}: check the base URL in the credential and that the host is reachable from n8n.`,
+			hint: [`Network error ${code}: check the base URL in the credential and that the host is reachable from n8n.`],
 		};
 	}
 	return {
 		reason: 'The request to the platform failed',
-		hint: `${code ? `Network error ${code}: ` : ''}check the base URL in the credential and your network.`,
+		hint: [`${code ? `Network error ${code}: ` : ''}check the base URL in the credential and your network.`],
 	};
 }
 
@@ -57,7 +59,7 @@ function describeNetworkError(error: unknown, timeout: number): { reason: string
 export interface NetworkFailure {
 	transient: boolean;
 	reason: string;
-	hint: string;
+	hint: Hint;
 }
 
 /**
@@ -76,14 +78,14 @@ export function networkFailure(error: unknown, timedOut: boolean, timeout: numbe
 		return {
 			transient,
 			reason: `The platform did not answer within ${timeout} ms (timeout)`,
-			hint: 'The request did not complete in time (Timeout covers the whole answer). Raise the Timeout request option, or try again later.',
+			hint: ['The request did not complete in time (Timeout covers the whole answer). Raise the Timeout request option', OR_TRY_AGAIN_LATER],
 		};
 	}
 	if (undecodable) {
 		return {
 			transient,
 			reason: 'The platform answered a compressed body that could not be decompressed',
-			hint: `Content-Encoding ${code}: the answer was not used.`,
+			hint: [`Content-Encoding ${code}: the answer was not used.`],
 		};
 	}
 	return { transient, ...describeNetworkError(error, timeout) };

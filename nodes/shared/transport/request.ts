@@ -13,7 +13,7 @@ import { AnswerTooLargeError, answerLimit, exchangeSignal, receive } from './ans
 import { readBody, secretsOf } from './body';
 import type { CredentialName, RequestContext } from './endpoint';
 import { CREDENTIAL_LABEL, endpointFor, portalBaseUrl } from './endpoint';
-import { platformApiError, transportError } from './errors';
+import { describeError, hintOf, platformApiError, transportError } from './errors';
 import { backoffMs, networkFailure, retryAfterMs } from './networkErrors';
 import { nodeRequestSettings } from './settings';
 import { redirectError, targetUrl, withQuery } from './url';
@@ -156,7 +156,7 @@ function failedAttempt(
 	throw transportError(
 		node,
 		failure.reason,
-		policy.retry && attempt.index > 0 ? `${failure.hint} (Gave up after ${attempt.index + 1} attempts.)` : failure.hint,
+		policy.retry && attempt.index > 0 ? [...failure.hint, ` (Gave up after ${attempt.index + 1} attempts.)`] : failure.hint,
 		policy.itemIndex,
 	);
 }
@@ -209,9 +209,12 @@ function refusedAnswer(
 	if (policy.retry && retryable) {
 		// Say how the read ended: after the bound of attempts, or at once for a Retry-After beyond the bound.
 		const note = waitTooLong
-			? `The platform asked to retry after ${Math.ceil(wait / 1000)} s (Retry-After), longer than the ${RETRY_AFTER_MAX_MS / 1000} s a read waits: try again later.`
-			: `(Gave up after ${attempt.index + 1} attempts.)`;
-		error.description = `${error.description ?? ''} ${note}`.trim();
+			? {
+					advice: ` The platform asked to retry after ${Math.ceil(wait / 1000)} s (Retry-After), longer than the ${RETRY_AFTER_MAX_MS / 1000} s a read waits: try again later.`,
+					instead: '',
+				}
+			: ` (Gave up after ${attempt.index + 1} attempts.)`;
+		describeError(error, [...hintOf(error), note]);
 	}
 	throw error;
 }

@@ -28,8 +28,8 @@ export type PlaceResult =
 	| { kind: 'done' };
 
 export interface DialerHooks {
-	/** Writes the output of an item that must not be dialled now (skipped, not yet); true when it did. */
-	hold(index: number, now: number): boolean;
+	/** Writes the output of an item that must not be dialled now (skipped, or deferred); true when it did. */
+	skipOrDefer(index: number, now: number): boolean;
 	place(index: number): Promise<PlaceResult>;
 	/**
 	 * Reads the call's status: 'ended' once its own record is there (the hook writes the output), 'pending'
@@ -56,22 +56,12 @@ export interface InFlightCall {
 	error?: Error;
 }
 
-export interface DialerSettings {
+interface DialerSettings {
 	cap: number;
 	intervalMs: number;
 	maxCallMs: number;
 	/** Longest wait on one Retry-After (the platform's own value is used when shorter). */
 	maxRetryAfterMs?: number;
-}
-
-export interface DialerStats {
-	placed: number;
-	refusals: number;
-	statusReads: number;
-	/** Largest number of unresolved calls at once (never above the cap). */
-	maxInFlight: number;
-	/** The dialling stopped because status reads kept failing. */
-	stoppedOnReads: boolean;
 }
 
 interface Flight {
@@ -82,10 +72,9 @@ interface Flight {
 
 const DEFAULT_MAX_RETRY_AFTER_MS = 60_000;
 
-export async function dialWithCap(indices: number[], settings: DialerSettings, hooks: DialerHooks): Promise<DialerStats> {
+export async function dialWithCap(indices: number[], settings: DialerSettings, hooks: DialerHooks): Promise<void> {
 	const queue = [...indices];
 	const inFlight = new Map<number, Flight>();
-	const stats: DialerStats = { placed: 0, refusals: 0, statusReads: 0, maxInFlight: 0, stoppedOnReads: false };
 	const maxRetryAfter = settings.maxRetryAfterMs ?? DEFAULT_MAX_RETRY_AFTER_MS;
 	let blockedUntil = 0;
 	/** When the item at the head of the queue was first refused (429), for the longest wait. */
@@ -95,16 +84,15 @@ export async function dialWithCap(indices: number[], settings: DialerSettings, h
 	let lastFailure: Error | undefined;
 
 	for (;;) {
-		if (hooks.stopped()) return stats;
+		if (hooks.stopped()) return;
 		while (queue.length > 0 && inFlight.size < settings.cap && Date.now() >= blockedUntil) {
 			const index = queue[0];
-			if (hooks.hold(index, Date.now())) {
+			if (hooks.skipOrDefer(index, Date.now())) {
 				queue.shift();
 				continue;
 			}
 			const result = await hooks.place(index);
 			if (result.kind === 'refused') {
-				stats.refusals++;
 				refusedSince ??= Date.now();
 				if (Date.now() - refusedSince >= settings.maxCallMs) {
 					queue.shift();
@@ -117,14 +105,10 @@ export async function dialWithCap(indices: number[], settings: DialerSettings, h
 			}
 			queue.shift();
 			refusedSince = undefined;
-			if (result.kind === 'placed') {
-				stats.placed++;
-				inFlight.set(index, { internalId: result.internalId, placedAt: Date.now() });
-				stats.maxInFlight = Math.max(stats.maxInFlight, inFlight.size);
-			}
-			if (hooks.stopped()) return stats;
+			if (result.kind === 'placed') inFlight.set(index, { internalId: result.internalId, placedAt: Date.now() });
+			if (hooks.stopped()) return;
 		}
-		if (inFlight.size === 0 && queue.length === 0) return stats;
+		if (inFlight.size === 0 && queue.length === 0) return;
 
 		// Wait: for a line (the next status check), or for the end of a refusal's Retry-After.
 		const waitingForRefusal = queue.length > 0 && inFlight.size < settings.cap && blockedUntil > Date.now();
@@ -137,7 +121,6 @@ export async function dialWithCap(indices: number[], settings: DialerSettings, h
 		// One read per call in flight, all at once: at most `cap` reads.
 		await Promise.all(
 			[...inFlight].map(async ([index, flight]) => {
-				stats.statusReads++;
 				let state: 'ended' | 'pending' = 'pending';
 				try {
 					state = await hooks.read(index, flight.internalId);
@@ -156,10 +139,9 @@ export async function dialWithCap(indices: number[], settings: DialerSettings, h
 			}),
 		);
 		if (failedReads >= MAX_FAILED_STATUS_READS && lastFailure && (inFlight.size > 0 || queue.length > 0)) {
-			stats.stoppedOnReads = true;
 			const calls = [...inFlight].map(([index, flight]) => ({ index, internalId: flight.internalId, error: flight.lastError }));
 			hooks.readsFailed(calls, [...queue], lastFailure);
-			return stats;
+			return;
 		}
 	}
 }

@@ -4,34 +4,33 @@ import { NodeOperationError } from 'n8n-workflow';
 import type { CampaignItem, CampaignRun } from '../../../shared/campaign/options';
 import {
 	campaignFields,
+	carryInCallResultUrl,
+	deferralAt,
+	deferredItem,
 	dialKey,
 	dialledNumbers,
-	heldItem,
-	notYet,
 	readCampaignItem,
 	readCampaignRun,
 	skippedItem,
 } from '../../../shared/campaign/options';
-import type { DialerHooks, DialerStats, InFlightCall, PlaceResult } from './callsInFlight';
-import { dialWithCap, MAX_FAILED_STATUS_READS } from './callsInFlight';
-import { isInternalId, notTheRecord, statusRecordItem } from '../../../shared/calls/callResult';
+import type { InFlightCall } from './callsInFlight';
+import { MAX_FAILED_STATUS_READS } from './callsInFlight';
 import type { Outcome, Placement } from '../../../shared/calls/placement';
-import type { RequestSettings } from '../../../shared/transport/settings';
 import type { NextCall, RetryPolicy } from '../../../shared/campaign/retryPolicy';
 import { decideNextCall, noCall, readRetryPolicy } from '../../../shared/campaign/retryPolicy';
-import { readStatusOnce, statusRecordLimit } from '../../../shared/calls/statusPoll';
 
 /*
  * Place Call with Campaign options: what each item carries (attempt, Result Context, calling hours,
- * Earliest Call Time), the numbers already dialled in this execution, and, with Max Calls in Flight, the
- * calls followed to their end with the Retry Policy's decision.
+ * Earliest Call Time), the numbers already dialled in this execution, and what each item's output says
+ * about the campaign, with Max Calls in Flight up to the Retry Policy's decision once its call ended.
  */
 
 const NOT_KNOWN_YET: NextCall = noCall(
 	'placed: the outcome is not known yet; the call result decides (Assistant Platform Trigger, or Call Status → Get)',
 );
 
-const STATUS_RECORD_LIMIT = statusRecordLimit('Campaign > Max Calls in Flight');
+/** Why dialling stops when status reads keep failing. */
+const READS_FAILED = `${MAX_FAILED_STATUS_READS} status reads of the calls in flight failed in a row (Campaign > Max Calls in Flight)`;
 
 /** Ids listed in an error, at most. */
 const LISTED_IDS = 50;
@@ -43,8 +42,6 @@ function itemList(indices: number[]): string {
 export class PlaceCallCampaign {
 	private readonly items: CampaignItem[] = [];
 	private readonly policies: RetryPolicy[] = [];
-	/** What each item's output says about the request (route, number, caller), for items never dialled. */
-	private readonly summaries: IDataObject[] = [];
 	private readonly dialled?: Record<string, string>;
 
 	private constructor(
@@ -63,24 +60,24 @@ export class PlaceCallCampaign {
 
 	/** Reads and checks item `i`'s Campaign options and Retry Policy; the attempt and context join the Call Result URL. */
 	readItem(i: number, placement: Placement): void {
-		this.items[i] = readCampaignItem(this.ctx, this.node, i, this.run, placement, true);
+		this.items[i] = readCampaignItem(this.ctx, this.node, i, this.run);
+		carryInCallResultUrl(this.node, i, placement, this.items[i]);
 		this.policies[i] = readRetryPolicy(this.node, this.ctx.getNodeParameter('retryPolicy', i, {}), i);
-		this.summaries[i] = placement.summary;
 	}
 
 	/**
-	 * The output of item `i` when it must not be dialled now (its number was dialled for this attempt,
-	 * or its time has not come); otherwise undefined, and the number is taken for this attempt (so two
-	 * items of one batch cannot both dial it).
+	 * The output of item `i` when it must not be dialled now: skipped (its number was dialled for this
+	 * attempt) or deferred (its time has not come). Otherwise undefined, and the number is taken for this
+	 * attempt (so two items of one batch cannot both dial it).
 	 */
-	hold(i: number, placement: Placement, now: number): IDataObject | undefined {
+	skipOrDefer(i: number, placement: Placement, now: number): IDataObject | undefined {
 		const item = this.items[i];
 		const key = dialKey(String(placement.body.dst), item.attempt);
 		if (this.dialled?.[key] !== undefined) {
 			return skippedItem(item, placement, `${String(placement.body.dst)} was already dialled in this execution for attempt ${item.attempt} (${this.dialled[key]}): not dialled again`);
 		}
-		const wait = notYet(item, now);
-		if (wait) return heldItem(item, placement, wait);
+		const deferral = deferralAt(item, now);
+		if (deferral) return deferredItem(item, placement, deferral);
 		if (this.dialled) this.dialled[key] = `item ${i}`;
 		return undefined;
 	}
@@ -106,127 +103,74 @@ export class PlaceCallCampaign {
 		return { ...json, ...campaignFields(this.items[i], noCall(reason)) };
 	}
 
-	/**
-	 * Places the calls with Max Calls in Flight: `place` sends one (429 passed back as a refusal), the
-	 * status of every call in progress is read each Status Check Interval, and an ended call's output
-	 * (`results[i]`, its placed item) gets the record and the Retry Policy's decision.
-	 */
-	async dial(
-		indices: number[],
-		settings: RequestSettings,
-		baseURL: string,
-		results: Array<{ json: IDataObject; pairedItem: { item: number } } | undefined>,
-		hooks: Pick<DialerHooks, 'place' | 'stopped'> & { hold(i: number): boolean },
-	): Promise<DialerStats> {
-		const cancel = this.ctx.getExecutionCancelSignal?.();
-		return await dialWithCap(
-			indices,
-			{ cap: this.run.maxCallsInFlight!, intervalMs: this.run.statusCheckIntervalMs, maxCallMs: this.run.maxCallMs },
-			{
-				hold: (i) => hooks.hold(i),
-				place: async (i): Promise<PlaceResult> => await hooks.place(i),
-				read: async (i, internalId) => {
-					const response = await readStatusOnce(this.ctx, settings, internalId, i, baseURL, STATUS_RECORD_LIMIT);
-					if (response.statusCode === 404) return 'pending';
-					const wrong = notTheRecord(internalId, response.body);
-					if (wrong !== undefined) {
-						throw new NodeOperationError(
-							this.node,
-							`The status read of call ${internalId} answered ${wrong}: not the call's record with its outcome, so the call stays in flight`,
-							{ itemIndex: i },
-						);
-					}
-					const at = Date.now();
-					const record = statusRecordItem(internalId, response.body);
-					const placed = { ...results[i]!.json };
-					delete placed.status;
-					results[i] = {
-						json: {
-							...placed,
-							...record,
-							resultSource: 'status',
-							resultReadAt: new Date(at).toISOString(),
-							...campaignFields(this.items[i], decideNextCall(this.policies[i], record.dialStatus, this.items[i].attempt, at)),
-						},
-						pairedItem: { item: i },
-					};
-					return 'ended';
-				},
-				giveUp: (i, why, error) => {
-					const item = results[i];
-					if (why === 'refused') {
-						results[i] = {
-							json: {
-								error: 'The account stayed at its limit of calls in flight (429) for Max Call Length: the call was not placed',
-								outcome: 'rejected',
-								placed: false,
-								...campaignFields(this.items[i], noCall('not placed: the account stayed at its call limit')),
-							},
-							pairedItem: { item: i },
-						};
-						return;
-					}
-					if (!item) return;
-					item.json = {
-						...item.json,
-						resultSource: 'status',
-						statusRecord: 'pending',
-						...(error ? { statusError: error.message } : {}),
-						message: `The call record did not appear within Max Call Length (${this.run.maxCallMs / 60_000} min); its line was counted free. Read it later with Call Status → Get.`,
-						...campaignFields(this.items[i], decideNextCall(this.policies[i], null, this.items[i].attempt, Date.now())),
-					};
-				},
-				stopped: () => hooks.stopped() || cancel?.aborted === true,
-				readsFailed: (inFlight, notDialled, error) => this.readsFailed(inFlight, notDialled, error, results),
-			},
-		);
+	/** An ended call's output: its placed output with the status record read at `at`, and the Retry Policy's decision. */
+	ended(i: number, placed: IDataObject, record: IDataObject, at: number): IDataObject {
+		const call = { ...placed };
+		delete call.status;
+		return {
+			...call,
+			...record,
+			resultSource: 'status',
+			resultReadAt: new Date(at).toISOString(),
+			...this.decided(i, record.dialStatus, at),
+		};
+	}
+
+	/** The output of a call the account's limit (429) kept from being placed for Max Call Length. */
+	refusedTooLong(i: number): IDataObject {
+		return {
+			error: 'The account stayed at its limit of calls in flight (429) for Max Call Length: the call was not placed',
+			outcome: 'rejected',
+			placed: false,
+			...campaignFields(this.items[i], noCall('not placed: the account stayed at its call limit')),
+		};
+	}
+
+	/** The output of a call whose record did not appear within Max Call Length: its line was counted free. */
+	givenUp(i: number, placed: IDataObject, error?: Error): IDataObject {
+		return {
+			...placed,
+			resultSource: 'status',
+			statusRecord: 'pending',
+			...(error ? { statusError: error.message } : {}),
+			message: `The call record did not appear within Max Call Length (${this.run.maxCallMs / 60_000} min); its line was counted free. Read it later with Call Status → Get.`,
+			...this.decided(i, null, Date.now()),
+		};
 	}
 
 	/**
-	 * Status reads failed MAX_FAILED_STATUS_READS times in a row: the node no longer knows which lines are
-	 * free, so it dials nothing more. The calls in flight were placed and may still be ringing or talking:
-	 * whoever reads the outcome must know not to place them again. With Continue On Fail they come out saying
-	 * so and the items not dialled come out as errors; without it the run ends with an error naming them (n8n
-	 * discards the output of a node that fails).
+	 * Status reads failed MAX_FAILED_STATUS_READS times in a row and dialling stopped (with Continue On Fail):
+	 * the output of a call still in flight. It was placed and may still be ringing or talking: whoever reads the
+	 * outcome must know not to place it again.
 	 */
-	private readsFailed(
-		inFlight: InFlightCall[],
-		notDialled: number[],
-		error: Error,
-		results: Array<{ json: IDataObject; pairedItem: { item: number } } | undefined>,
-	): void {
-		const stopped = `${MAX_FAILED_STATUS_READS} status reads of the calls in flight failed in a row (Campaign > Max Calls in Flight)`;
-		if (this.ctx.continueOnFail()) {
-			for (const call of inFlight) {
-				const item = results[call.index];
-				if (!item) continue;
-				item.json = {
-					...item.json,
-					resultSource: 'status',
-					statusRecord: 'error',
-					statusError: (call.error ?? error).message,
-					message: `Dialling stopped: ${stopped}. This call was placed and may still be in progress: do not place it again; read its outcome later with Call Status → Get (internal_id ${call.internalId}).`,
-					...campaignFields(this.items[call.index], decideNextCall(this.policies[call.index], null, this.items[call.index].attempt, Date.now())),
-				};
-			}
-			for (const i of notDialled) {
-				const reason = `not dialled: ${stopped}`;
-				results[i] = {
-					json: {
-						error: `Not dialled: ${stopped}. The last failure: ${error.message}`,
-						placed: false,
-						outcome: 'stopped',
-						...this.summaries[i],
-						...campaignFields(this.items[i], noCall(reason)),
-					},
-					pairedItem: { item: i },
-				};
-			}
-			return;
-		}
-		const ended = results.flatMap((item, i) =>
-			item && isInternalId(item.json.internal_id) && !inFlight.some((call) => call.index === i) ? [`item ${i}: ${String(item.json.internal_id)}`] : [],
-		);
+	stillInFlight(call: InFlightCall, placed: IDataObject, error: Error): IDataObject {
+		return {
+			...placed,
+			resultSource: 'status',
+			statusRecord: 'error',
+			statusError: (call.error ?? error).message,
+			message: `Dialling stopped: ${READS_FAILED}. This call was placed and may still be in progress: do not place it again; read its outcome later with Call Status → Get (internal_id ${call.internalId}).`,
+			...this.decided(call.index, null, Date.now()),
+		};
+	}
+
+	/** Dialling stopped on failed status reads (with Continue On Fail): the output of an item never dialled. */
+	notDialled(i: number, placement: Placement, error: Error): IDataObject {
+		return {
+			error: `Not dialled: ${READS_FAILED}. The last failure: ${error.message}`,
+			placed: false,
+			outcome: 'stopped',
+			...placement.summary,
+			...campaignFields(this.items[i], noCall(`not dialled: ${READS_FAILED}`)),
+		};
+	}
+
+	/**
+	 * Dialling stopped on failed status reads, without Continue On Fail: the error that ends the run, naming the
+	 * calls still in flight, the items not dialled and the calls that `ended` before (n8n discards the output of
+	 * a node that fails, so none of them is in any output).
+	 */
+	readsFailedError(inFlight: InFlightCall[], notDialled: number[], ended: string[], error: Error): NodeOperationError {
 		const report = [
 			`The last failure: ${error.message}.`,
 			inFlight.length === 0
@@ -240,6 +184,11 @@ export class PlaceCallCampaign {
 		]
 			.filter((part) => part !== '')
 			.join(' ');
-		throw new NodeOperationError(this.node, `Stopped dialling: ${stopped}`, { description: report });
+		return new NodeOperationError(this.node, `Stopped dialling: ${READS_FAILED}`, { description: report });
+	}
+
+	/** Item `i`'s campaign fields with the Retry Policy's decision on `dialStatus` (null: not known). */
+	private decided(i: number, dialStatus: unknown, at: number): IDataObject {
+		return campaignFields(this.items[i], decideNextCall(this.policies[i], dialStatus, this.items[i].attempt, at));
 	}
 }

@@ -1,0 +1,238 @@
+import type { IDataObject, IExecuteFunctions, INode, INodeExecutionData } from 'n8n-workflow';
+
+import { asNodeError } from '../../helpers/items';
+import type { Batching } from '../../helpers/batches';
+import { runInBatches } from '../../helpers/batches';
+import type { RequestSettings } from '../../../shared/transport/settings';
+import { retryAfterMs } from '../../../shared/transport/networkErrors';
+import { outboundApi } from '../../../shared/transport/outbound';
+import type { Outcome, Placement } from '../../../shared/calls/placement';
+import { describeOutcome, failedItem, outcomeOf, placedItem, readPlacement } from '../../../shared/calls/placement';
+import { markNoCallPlaced } from '../../../shared/calls/messages';
+import type { CallSlots } from '../../../shared/agent/callsPerRun';
+import type { DurableCallLimit, LimitPlace } from '../../../shared/calls/callLimit';
+import type { PlaceResult } from './callsInFlight';
+import type { PlaceCallCampaign } from './campaignRound';
+
+type NodeFailure = Error & { description?: string | null; httpCode?: string | null };
+
+/** Calls placed before a failure that its error lists, at most. */
+const LISTED_IDS = 50;
+
+/** What every call of the run shares, read once before the first. */
+export interface DialSetup {
+	settings: RequestSettings;
+	baseURL: string;
+	/** The Outbound API credential's assistant key (an item may override it). */
+	credentialKey: string;
+	continueOnFail: boolean;
+	/** Limit Calls Across Executions, when it is on. */
+	limit?: DurableCallLimit;
+	/** Max Calls per Agent Run, when the node runs as an AI agent's tool. */
+	slots?: CallSlots;
+	/** The Campaign options, when one is set. */
+	campaign?: PlaceCallCampaign;
+}
+
+/** The places a call takes before its POST, and how to give them back when nothing was placed. */
+type Places = { refusal: NodeFailure } | { giveBack: () => Promise<void> };
+
+/**
+ * Place Call's dialler: reads the items, places their calls, and owns what comes of them: each input item's
+ * output (paired with it), the failures that end the run without Continue On Fail (with it, a failure is the
+ * item's output), and the calls placed, which that error names since n8n discards the output of a node that fails.
+ */
+export class PlaceCallDialler {
+	protected readonly node: INode;
+	private readonly outputs: Array<INodeExecutionData | undefined>;
+	/** The placement of each item read without error: the items dialled. */
+	protected readonly placements: Array<Placement | undefined>;
+	private readonly placed: Array<{ index: number; internalId: unknown }> = [];
+	private readonly failures: Array<{ index: number; error: NodeFailure; outcome: Outcome }> = [];
+
+	constructor(
+		protected readonly ctx: IExecuteFunctions,
+		protected readonly setup: DialSetup,
+		itemCount: number,
+	) {
+		this.node = ctx.getNode();
+		this.outputs = new Array(itemCount);
+		this.placements = new Array(itemCount);
+	}
+
+	/**
+	 * Reads and checks every item before the first call: without Continue On Fail a bad item stops the node
+	 * before anything is placed (a bad row 500 never cuts a campaign after 499 calls); with it, the item comes
+	 * out as an error and is not dialled.
+	 */
+	readItems(): void {
+		for (let i = 0; i < this.outputs.length; i++) {
+			try {
+				const placement = readPlacement(this.ctx, this.node, i, this.setup.credentialKey);
+				this.setup.campaign?.readItem(i, placement);
+				this.placements[i] = placement;
+			} catch (error) {
+				markNoCallPlaced(error as Error);
+				if (!this.setup.continueOnFail) throw asNodeError(this.node, error, i);
+				this.write(i, failedItem(error as NodeFailure, 'invalid', undefined));
+			}
+		}
+	}
+
+	/**
+	 * Places the calls of the items read, one at a time, or with Request Options > Batching up to Items per
+	 * Batch at once with Batch Interval between batches; a failure without Continue On Fail ends the dialling
+	 * after its batch.
+	 */
+	async dialAll(batching: Batching): Promise<void> {
+		const dial = async (i: number) => {
+			if (!this.skipOrDefer(i, Date.now())) await this.place(i);
+		};
+		await runInBatches(this.toDial(), batching, dial, () => this.stopped());
+	}
+
+	/** Writes the output of an item that must not be dialled now (Campaign options: skipped or deferred); true when it did. */
+	skipOrDefer(i: number, now: number): boolean {
+		const json = this.setup.campaign?.skipOrDefer(i, this.placements[i]!, now);
+		if (json) this.write(i, json);
+		return json !== undefined;
+	}
+
+	/**
+	 * Places item `i`'s call, once, and writes what came of it: its output, or its failure. A 429 is passed back
+	 * (nothing was placed) only with Max Calls in Flight, which waits it out.
+	 */
+	async place(i: number): Promise<PlaceResult> {
+		const placement = this.placements[i]!;
+		const places = await this.takePlaces(i);
+		if ('refusal' in places) return this.refuse(i, placement, places.refusal);
+		const capped = this.setup.campaign?.run.maxCallsInFlight !== undefined;
+		try {
+			const response = await outboundApi(this.ctx, this.setup.settings, 'POST', placement.path, {
+				baseURL: this.setup.baseURL,
+				body: placement.body,
+				retry: false,
+				itemIndex: i,
+				...(capped ? { passStatuses: [429] } : {}),
+			});
+			if (response.statusCode === 429) {
+				await places.giveBack();
+				this.setup.campaign?.release(i, placement);
+				return { kind: 'refused', retryAfterMs: retryAfterMs(response.headers) ?? 1000 };
+			}
+			const json = placedItem(this.node, placement, response, new Date().toISOString(), i);
+			this.placed.push({ index: i, internalId: json.internal_id });
+			this.write(i, this.setup.campaign ? this.setup.campaign.placed(i, json) : json);
+			return { kind: 'placed', internalId: String(json.internal_id) };
+		} catch (error) {
+			await this.failed(i, placement, error as NodeFailure, places.giveBack);
+			return { kind: 'done' };
+		}
+	}
+
+	/** True once a call failed without Continue On Fail: nothing more is placed. */
+	stopped(): boolean {
+		return this.failures.length > 0;
+	}
+
+	/**
+	 * Without Continue On Fail a failed call ends the run: throws the first failure, its description saying where
+	 * the run stopped and which calls were already placed (they are in no output: n8n discards it).
+	 */
+	throwOnFailure(): void {
+		if (this.failures.length === 0) return;
+		this.failures.sort((a, b) => a.index - b.index);
+		const { error, index } = this.failures[0];
+		const placed = [...this.placed].sort((a, b) => a.index - b.index);
+		const unknown = this.failures.filter((f) => f.outcome === 'unknown').length;
+		const ids = placed.slice(0, LISTED_IDS).map((p) => `item ${p.index}: ${String(p.internalId)}`);
+		const report = [
+			`Stopped at item ${index}.`,
+			placed.length === 0
+				? 'No call was placed before this failure in this run.'
+				: `${placed.length} call(s) were already placed in this run and are NOT in any output, because n8n discards the output of a node that fails (${ids.join(', ')}${placed.length > LISTED_IDS ? ', …' : ''}). Re-running the node would call them again: remove those items first.`,
+			this.failures.length > 1 ? `${this.failures.length} calls of the last batch failed.` : '',
+			unknown > 0 ? `${unknown} of the failed calls may have been placed (outcome unknown).` : '',
+			'Set Settings > On Error to "Continue" (Continue On Fail) to get one result item per call instead.',
+		]
+			.filter((part) => part !== '')
+			.join(' ');
+		error.description = `${error.description ? `${error.description} ` : ''}${report}`;
+		throw error;
+	}
+
+	/** The output items, in the order of the input items, each paired with its own. */
+	outputItems(): INodeExecutionData[] {
+		return this.outputs.filter((item): item is INodeExecutionData => item !== undefined);
+	}
+
+	/** The indices of the items to dial: those read without error. */
+	protected toDial(): number[] {
+		return this.placements.flatMap((placement, i) => (placement ? [i] : []));
+	}
+
+	/** Item `i`'s output so far. */
+	protected output(i: number): IDataObject | undefined {
+		return this.outputs[i]?.json;
+	}
+
+	protected write(i: number, json: IDataObject): void {
+		this.outputs[i] = { json, pairedItem: { item: i } };
+	}
+
+	/**
+	 * Takes the places a call needs before its POST: a slot of Max Calls per Agent Run, then a place in the durable
+	 * count of Limit Calls Across Executions (a failure to take it places nothing). Giving them back (nothing was
+	 * placed) never fails: a place not given back over-counts.
+	 */
+	private async takePlaces(i: number): Promise<Places> {
+		const { slots, limit } = this.setup;
+		const refusal = slots?.take(i);
+		if (refusal) return { refusal };
+		let limitPlace: LimitPlace | undefined;
+		if (limit) {
+			let taken: Awaited<ReturnType<typeof limit.take>>;
+			try {
+				taken = await limit.take(i);
+			} catch (error) {
+				slots?.release();
+				return { refusal: markNoCallPlaced(error as NodeFailure) };
+			}
+			if (taken.refusal) {
+				slots?.release();
+				return { refusal: taken.refusal };
+			}
+			limitPlace = taken.place;
+		}
+		return {
+			giveBack: async () => {
+				slots?.release();
+				await limitPlace?.release().catch(() => undefined);
+			},
+		};
+	}
+
+	/** The call was refused before its POST: nothing was placed. */
+	private refuse(i: number, placement: Placement, refusal: NodeFailure): PlaceResult {
+		this.setup.campaign?.release(i, placement);
+		if (this.setup.continueOnFail) this.write(i, failedItem(refusal, 'invalid', placement.summary));
+		else this.failures.push({ index: i, error: refusal, outcome: 'rejected' });
+		return { kind: 'done' };
+	}
+
+	/** The POST failed, or its answer was no acceptance: rejected (the places go back) or an unknown outcome. */
+	private async failed(i: number, placement: Placement, error: NodeFailure, giveBack: () => Promise<void>): Promise<void> {
+		const outcome = outcomeOf(error);
+		if (outcome === 'rejected') {
+			await giveBack();
+			this.setup.campaign?.release(i, placement);
+		}
+		describeOutcome(error, outcome, { dst: placement.summary.dst });
+		if (!this.setup.continueOnFail) {
+			this.failures.push({ index: i, error, outcome });
+			return;
+		}
+		const json = failedItem(error, outcome, placement.summary);
+		this.write(i, this.setup.campaign ? this.setup.campaign.failed(i, json, outcome) : json);
+	}
+}
