@@ -36,7 +36,7 @@ import { pollStatus } from '../shared/calls/statusPoll';
 import { callbackBodyTooLarge, MAX_CALLBACK_BODY_BYTES, refuse } from '../shared/n8n/webhookReply';
 import { campaignFields, deferralAt, deferredItem, readCampaignItem, readCampaignRun } from '../shared/campaign/options';
 import type { CampaignItem } from '../shared/campaign/options';
-import { decideNextCall, noCall, readRetryPolicy } from '../shared/campaign/retryPolicy';
+import { afterFailedPlacement, decideNextCall, noCall, readRetryPolicy } from '../shared/campaign/retryPolicy';
 import type { RetryPolicy } from '../shared/campaign/retryPolicy';
 
 /*
@@ -175,7 +175,7 @@ async function takeLimitPlace(
 	if (!ctx.continueOnFail()) throw refusal;
 	const summary = outputSummary(placement);
 	return {
-		refused: onlyItem({ ...failedItem(refusal, 'invalid', summary), ...campaignFields(campaign, noCall(`not placed: ${refusal.message}`)) }),
+		refused: onlyItem({ ...failedItem(refusal, 'invalid', summary), ...campaignFields(campaign, afterFailedPlacement('invalid', refusal.message)) }),
 	};
 }
 
@@ -206,8 +206,7 @@ async function postPlacement(
 		describeOutcome(error, outcome);
 		if (!ctx.continueOnFail()) throw error;
 		const summary = outputSummary(placement);
-		const reason = outcome === 'unknown' ? 'outcome unknown: never called again automatically' : `not placed: ${error.message}`;
-		return { failed: onlyItem({ ...failedItem(error, outcome, summary), ...campaignFields(campaign, noCall(reason)) }) };
+		return { failed: onlyItem({ ...failedItem(error, outcome, summary), ...campaignFields(campaign, afterFailedPlacement(outcome, error.message)) }) };
 	}
 	// The resume URL may carry n8n's resume token: it stays out of the output.
 	delete accepted.callResultUrl;

@@ -340,6 +340,15 @@ describe('Place Call with Campaign options (manual clock)', () => {
 			expect(out[0].json).toMatchObject({ code: 'CALLER_ID_NOT_ASSIGNED', attempt: 1, nextCall: { callAgain: false, reason: expect.stringContaining('not placed') } });
 		});
 
+		test('a placement whose outcome is unknown is never called again, in the words Call and Wait uses', async () => {
+			fx.sandbox.injectFault({ method: 'POST', path: '/webhook/outbound_call', kind: 'status', status: 500, times: 1 });
+			const { items: out } = await place(fx, { dst: '+14155550123', campaign: { attempt: 1 } }, { items: items({}), continueOnFail: true });
+			expect(out[0].json).toMatchObject({
+				outcome: 'unknown',
+				nextCall: { callAgain: false, at: null, attempt: null, reason: 'outcome unknown: the call may have been placed; never called again automatically' },
+			});
+		});
+
 		test('Skip Numbers Already Called off: every item is dialled', async () => {
 			await place(fx, { dst: '+14155550123', campaign: { skipRepeatedNumbers: false } }, { items: items({}, {}) });
 			expect(posts(fx)).toHaveLength(2);

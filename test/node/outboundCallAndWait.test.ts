@@ -361,6 +361,16 @@ describe('Assistant Platform Call and Wait: nothing is sent, or nothing waits', 
 	});
 });
 
+test('with Campaign options and Continue On Fail, a placement whose outcome is unknown says so in the words Place Call uses', async () => {
+	fx.sandbox.injectFault({ method: 'POST', path: '/webhook/outbound_call', kind: 'status', status: 500, times: 1 });
+	const execution = await placeAndWait({ campaign: { attempt: 1 } }, { continueOnFail: true });
+	expect(execution.afterItems[0].json).toMatchObject({
+		outcome: 'unknown',
+		nextCall: { callAgain: false, at: null, attempt: null, reason: 'outcome unknown: the call may have been placed; never called again automatically' },
+	});
+	expect(fx.sandbox.journal.filter((e) => e.method === 'POST')).toHaveLength(1);
+});
+
 describe('Assistant Platform Call and Wait: the node', () => {
 	test('its resume webhook is a POST restart webhook on the bare resume URL, and its description warns of real calls', () => {
 		expect(waitNode.description.webhooks).toEqual([

@@ -216,6 +216,14 @@ export function noCall(reason: string): NextCall {
 	return { callAgain: false, at: null, attempt: null, reason };
 }
 
+/**
+ * The decision after a placement that failed, the same in every node: none. Refused: the platform's reason.
+ * Outcome unknown: the call may be in progress, so it is never called again automatically.
+ */
+export function afterFailedPlacement(outcome: 'unknown' | 'rejected' | 'invalid', reason: string): NextCall {
+	return noCall(outcome === 'unknown' ? 'outcome unknown: the call may have been placed; never called again automatically' : `not placed: ${reason}`);
+}
+
 /** The decision for a deferred item: not dialled because its time has not come (calling hours, Earliest Call Time). */
 export function deferredNextCall(at: number, attempt: number, reason: string): NextCall {
 	return { callAgain: true, at: new Date(at).toISOString(), attempt, reason };

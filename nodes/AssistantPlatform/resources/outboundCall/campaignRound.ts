@@ -17,7 +17,7 @@ import type { InFlightCall } from './callsInFlight';
 import { MAX_FAILED_STATUS_READS } from './callsInFlight';
 import type { Outcome, Placement } from '../../../shared/calls/placement';
 import type { NextCall, RetryPolicy } from '../../../shared/campaign/retryPolicy';
-import { decideNextCall, noCall, readRetryPolicy } from '../../../shared/campaign/retryPolicy';
+import { afterFailedPlacement, decideNextCall, noCall, readRetryPolicy } from '../../../shared/campaign/retryPolicy';
 
 /*
  * Place Call with Campaign options: what each item carries (attempt, Result Context, calling hours,
@@ -96,11 +96,7 @@ export class PlaceCallCampaign {
 	/** A failed placement's output with its campaign fields. */
 	failed(i: number, json: IDataObject, outcome: Outcome | 'invalid'): IDataObject {
 		if (!this.items[i]) return json;
-		const reason =
-			outcome === 'unknown'
-				? 'outcome unknown: the call may have been placed; never called again automatically'
-				: `not placed: ${String(json.error ?? 'refused')}`;
-		return { ...json, ...campaignFields(this.items[i], noCall(reason)) };
+		return { ...json, ...campaignFields(this.items[i], afterFailedPlacement(outcome, String(json.error ?? 'refused'))) };
 	}
 
 	/** An ended call's output: its placed output with the status record read at `at`, and the Retry Policy's decision. */
@@ -122,7 +118,7 @@ export class PlaceCallCampaign {
 			error: 'The account stayed at its limit of calls in flight (429) for Max Call Length: the call was not placed',
 			outcome: 'rejected',
 			placed: false,
-			...campaignFields(this.items[i], noCall('not placed: the account stayed at its call limit')),
+			...campaignFields(this.items[i], afterFailedPlacement('rejected', 'the account stayed at its call limit')),
 		};
 	}
 
