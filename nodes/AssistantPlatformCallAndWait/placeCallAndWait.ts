@@ -9,6 +9,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { isToolRun } from '../shared/n8n/agentTool';
 import { outboundBaseUrl } from '../shared/transport/endpoint';
+import type { RequestSettings } from '../shared/transport/settings';
 import { readRequestSettings } from '../shared/transport/settings';
 import { invalid, numberField } from '../shared/core/validation';
 import {
@@ -100,9 +101,6 @@ export async function placeCallAndWait(this: IExecuteFunctions): Promise<INodeEx
 	if ('failed' in placed) return placed.failed;
 	return await waitForResult(this, placed.accepted, campaign, policy, maxWaitMinutes);
 }
-
-/** The request settings of the node (Settings > Request Options). */
-type RequestSettings = ReturnType<typeof readRequestSettings>;
 
 /** One call per execution, never as an AI agent's tool: anything else is refused before a call is placed. */
 function refuseUnsupportedRun(ctx: IExecuteFunctions): void {

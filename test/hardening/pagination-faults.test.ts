@@ -11,7 +11,7 @@
  */
 import type { IDataObject, ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
 
-import { MAX_EMPTY_PAGES } from '../../nodes/shared/core/constants';
+import { MAX_EMPTY_PAGES } from '../../nodes/AssistantPlatform/helpers/lists';
 import type { FaultSpec, PageOverride } from '../../sandbox';
 import { useSandbox } from '../harness/sandbox';
 import { addCatalogTools, fillerTools, loadOptionsContext, portalGet, recorded } from '../node/runtime-helpers';

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INode, INodeExecutionData, NodeOutput } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { DEFAULT_MAX_LIST_MB, DEFAULT_MAX_PAGES, MAX_EMPTY_PAGES, MAX_PAGE_SIZE, MB } from '../../shared/core/constants';
+import { DEFAULT_MAX_LIST_MB, DEFAULT_MAX_PAGES, MAX_PAGE_SIZE, MB } from '../../shared/core/constants';
 import type { SizeLimit } from '../../shared/transport/answer';
 import { AnswerTooLargeError } from '../../shared/transport/answer';
 import type { RequestContext } from '../../shared/transport/endpoint';
@@ -11,7 +11,7 @@ import { portalRequest } from '../../shared/transport/request';
 import { textDigest } from '../../shared/core/hash';
 import { readHasMore } from '../../shared/transport/pageMeta';
 import { formatMb } from '../../shared/core/text';
-import { assertIntegerInRange, assertPageSize, invalid, kindOf } from '../../shared/core/validation';
+import { assertIntegerInRange, invalid, kindOf } from '../../shared/core/validation';
 
 import type { ItemScope } from './items';
 import { forEachItem, itemScope } from './items';
@@ -29,6 +29,9 @@ export interface PageWalkOptions {
 	/** Whether the operation has Options > Max List Size (the lists read by code have not). */
 	listSizeOption?: boolean;
 }
+
+/** Empty pages that still say `hasMore`, in one walk, before it gives up (in a row or not). */
+export const MAX_EMPTY_PAGES = 10;
 
 /** The option that raises a walk's byte bound (list operations; the lists read by code have none). */
 const MAX_LIST_SETTING = 'Options > Max List Size';
@@ -314,7 +317,7 @@ export function readPageWalkOptions(scope: ItemScope): PageWalkOptions {
 	if (!returnAll && (!Number.isInteger(limit) || limit < 1)) {
 		throw invalid(node, 'Limit', `must be a whole number of at least 1 (got ${JSON.stringify(limitValue)})`, itemIndex);
 	}
-	const pageSize = assertPageSize(node, scope.getNodeParameter('options.pageSize', MAX_PAGE_SIZE), itemIndex);
+	const pageSize = assertIntegerInRange(node, 'Page Size', scope.getNodeParameter('options.pageSize', MAX_PAGE_SIZE), 1, MAX_PAGE_SIZE, itemIndex);
 	const maxPages = assertIntegerInRange(node, 'Max Pages', scope.getNodeParameter('options.maxPages', DEFAULT_MAX_PAGES), 1, 1_000_000, itemIndex);
 	const maxListSize = scope.getNodeParameter('options.maxListSize', DEFAULT_MAX_LIST_MB);
 	if (typeof maxListSize !== 'number' || !Number.isFinite(maxListSize) || maxListSize <= 0) {

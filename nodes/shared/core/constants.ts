@@ -6,8 +6,6 @@ export const N8N_API_CREDENTIAL = 'assistantPlatformN8nApi';
 /** Largest page the platform serves (docs/assumptions.md, "Pagination"); also the default page size. */
 export const MAX_PAGE_SIZE = 500;
 
-/** Empty pages that still say `hasMore`, in one walk, before it gives up (in a row or not). */
-export const MAX_EMPTY_PAGES = 10;
 /** Pages one walk reads at most unless Options > Max Pages says otherwise (500,000 items at 500 a page). */
 export const DEFAULT_MAX_PAGES = 1_000;
 
@@ -32,4 +30,3 @@ export const READ_BACKOFF_MAX_MS = 8_000;
 export const RETRY_AFTER_MAX_MS = 30_000;
 
 export const SCHEMA_TYPES = ['string', 'number', 'boolean', 'enum', 'object'];
-export const TOOL_KINDS = ['custom_tool', 'plugin_tool', 'custom_mcp_tool'];

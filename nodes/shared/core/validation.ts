@@ -1,7 +1,6 @@
 import type { IDataObject, INode } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { MAX_PAGE_SIZE } from './constants';
 import { readNumber } from './numbers';
 
 /**
@@ -172,10 +171,6 @@ export function assertIntegerInRange(
 		throw invalid(node, field, `must be a whole number from ${min} to ${max} (got ${JSON.stringify(value)})`, itemIndex);
 	}
 	return n;
-}
-
-export function assertPageSize(node: INode, value: unknown, itemIndex?: number): number {
-	return assertIntegerInRange(node, 'Page Size', value, 1, MAX_PAGE_SIZE, itemIndex);
 }
 
 /** IPv4, IPv6 or a DNS hostname. */

@@ -1,6 +1,5 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties, NodeOutput } from 'n8n-workflow';
 
-import { TOOL_KINDS } from '../../../shared/core/constants';
 import { assistantLocator } from '../../../shared/descriptions/fields';
 import { invalid, textField } from '../../../shared/core/validation';
 import type { ItemScope } from '../../helpers/items';
@@ -14,6 +13,9 @@ const show = showFor('updateTools');
 
 /** Kind value meaning "look the tool up in the catalog and use what it says". */
 export const FROM_CATALOG = 'fromCatalog';
+
+/** The kinds of tool the platform knows (a tool outside the catalog names its kind). */
+const TOOL_KINDS = ['custom_tool', 'plugin_tool', 'custom_mcp_tool'];
 
 interface ToolEntry {
 	/** e.g. "Tools to Add › Tool 2", used to name the field in errors. */
