@@ -1,439 +1,237 @@
-/**
- * Result types of the benchmark and the generated part of docs/performance.md (ratios first, absolute
- * times second). The generated block sits between two markers; the hand-written analysis around it stays.
- */
+/** Result types and the generated block of docs/performance.md, between two markers (the analysis around it is hand-written). */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 
+/** One client in one scenario: wall and CPU time (user + system) of its process, median and every measured run. */
 export interface ClientStats {
-	medianMs: number;
-	runsMs: number[];
-	/** CPU time (user + system) of the client process during the run. */
-	medianCpuMs: number;
-	runsCpuMs: number[];
-	warmupMs: number;
-	/** Items produced per run. */
-	items: number[];
-	/** Output items of the workflow's last node (first run). */
-	outputItems: number;
-	/** Per-run facts read from the sandbox (request counts, ...). */
-	checks: Record<string, number[]>;
-	/** RSS after loading, before the first run. */
-	baselineRssMB: number;
-	/** Maximum RSS of the worker process over the warm-up and every run (getrusage maxrss). */
-	peakRssMB: number;
-	detail: Record<string, unknown>;
+	medianMs: number; runsMs: number[]; medianCpuMs: number; runsCpuMs: number[]; warmupMs: number;
+	/** Items produced per run; output items of the workflow's last node (first run); per-run facts read from the sandbox. */
+	items: number[]; outputItems: number; checks: Record<string, number[]>;
+	/** RSS after loading, before the first run; maximum RSS over the warm-up and every run (getrusage maxrss). */
+	baselineRssMB: number; peakRssMB: number; detail: Record<string, unknown>;
 }
-
+/** One scenario; case 7 adds Max Calls in Flight, the sandbox clock's speed and the Status Check Interval (wall s). */
 export interface ScenarioResult {
-	case: 'list' | 'fanout' | 'status' | 'create' | 'dial';
-	n: number;
-	latencyMs: number;
-	expectedRequests?: number;
-	batchSize?: number;
-	maxPersistDelayMs?: number;
-	/** Case 7: Max Calls in Flight, the sandbox clock's speed, the Status Check Interval used (wall seconds). */
-	cap?: number;
-	speed?: number;
-	intervalSeconds?: number;
-	clients: Record<string, ClientStats>;
+	case: 'list' | 'fanout' | 'status' | 'create' | 'dial'; n: number; latencyMs: number; clients: Record<string, ClientStats>;
+	expectedRequests?: number; batchSize?: number; maxPersistDelayMs?: number; cap?: number; speed?: number; intervalSeconds?: number;
 }
-
-export interface TriggerStats {
-	/** Intake: first POST sent until the last answer. */
-	medianMs: number;
-	runsMs: number[];
-	/** Until the last execution of the run finished. */
-	processedMedianMs: number;
-	/** n8n main process CPU time per POST (Linux). */
-	cpuPerPostMedianMs?: number;
-	executions: number[];
-	non200: number[];
-	lost: number[];
-}
-
-export interface TriggerResult {
-	measuredAt: string;
-	posts: number;
-	concurrency: number;
-	ours: TriggerStats;
-	/** The minimal community trigger (bench/fixtures/floor-trigger); absent from results that did not measure it. */
-	floor?: TriggerStats;
-	webhook: TriggerStats;
-	notes?: string[];
-}
-
+/** Intake (first POST sent until the last answer), processed (until the run's last execution finished), n8n's CPU per POST. */
+export interface TriggerStats { medianMs: number; runsMs: number[]; processedMedianMs: number; cpuPerPostMedianMs?: number; executions: number[]; non200: number[]; lost: number[] }
+/** Case 4 (`npm run bench:e2e`); floor: the minimal community trigger (bench/fixtures/floor-trigger). */
+export interface TriggerResult { measuredAt: string; posts: number; concurrency: number; ours: TriggerStats; floor?: TriggerStats; webhook: TriggerStats; notes?: string[] }
+/** Everything `npm run bench` measured; cases 6 and 7 (create, dial), 5 (package) and 4 (trigger) may be absent. */
 export interface BenchResults {
-	generatedAt: string;
-	durationSec: number;
-	settings: Record<string, unknown>;
-	machine: {
-		nproc: number;
-		cpu: string;
-		memoryGB: number;
-		node: string;
-		platform: string;
-		loadAverageAtStart: number[];
-		loadAverageAtEnd?: number[];
-	};
-	versions: Record<string, string>;
-	nodesBaseDir: string;
-	list: ScenarioResult[];
-	fanout: ScenarioResult[];
-	status: ScenarioResult[];
-	/** Case 6; absent from results that did not run it. */
-	create?: ScenarioResult[];
-	/** Case 7, calls in flight; absent from results that did not run it. */
-	dial?: ScenarioResult[];
-	package?: {
-		tarballBytes: number;
-		unpackedBytes: number;
-		files: number;
-		requireFiles: number;
-		requireOursMedianMs: number;
-		requireN8nWorkflowMedianMs: number;
-		processMedianMs: number;
-		runs: Array<{ workflowMs: number; oursMs: number; processMs: number }>;
-	};
-	trigger?: TriggerResult;
+	generatedAt: string; durationSec: number; settings: Record<string, unknown>; versions: Record<string, string>; nodesBaseDir: string;
+	machine: { nproc: number; cpu: string; memoryGB: number; node: string; platform: string; loadAverageAtStart: number[]; loadAverageAtEnd?: number[] };
+	list: ScenarioResult[]; fanout: ScenarioResult[]; status: ScenarioResult[]; create?: ScenarioResult[]; dial?: ScenarioResult[]; trigger?: TriggerResult;
+	package?: { tarballBytes: number; unpackedBytes: number; files: number; requireFiles: number; requireOursMedianMs: number; requireN8nWorkflowMedianMs: number; processMedianMs: number; runs: Array<Record<string, number>> };
 }
+const [BEGIN, END] = ['<!-- bench:results:begin (generated by npm run bench; edit outside these markers) -->', '<!-- bench:results:end -->'];
+const [FANOUT, DIAL_RANGE] = [1000, '50 to 85'];
 
-export const BEGIN = '<!-- bench:results:begin (generated by npm run bench; edit outside these markers) -->';
-export const END = '<!-- bench:results:end -->';
-
-const BASE_LABELS: Record<string, string> = {
-	ours: 'our node',
-	helperLoop: 'floor: n8n helper loop (diagnostic)',
-	oursBatch: 'our node, Batching',
-	http: 'HTTP Request node',
-	httpSplitOut: 'HTTP Request + Split Out',
-	rawUndici: 'raw undici (Agent)',
-	rawUndiciGlobal: 'raw undici (global dispatcher)',
-	rawUndiciConcurrent: 'raw undici, 50 concurrent',
+export function median(values: number[]): number {
+	const [sorted, mid] = [[...values].sort((a, b) => a - b), Math.floor(values.length / 2)];
+	return sorted.length === 0 ? NaN : sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+export const round = (value: number, digits = 1): number => Math.round(value * 10 ** digits) / 10 ** digits;
+/** Client labels; 'ours@fixA' (a BENCH_VARIANTS run) is 'our node [fixA]'. */
+const LABELS: Record<string, string> = {
+	ours: 'our node', helperLoop: 'floor: n8n helper loop (diagnostic)', oursBatch: 'our node, Batching', http: 'HTTP Request node', httpSplitOut: 'HTTP Request + Split Out',
+	rawUndici: 'raw undici (Agent)', rawUndiciGlobal: 'raw undici (global dispatcher)', rawUndiciConcurrent: 'raw undici, 50 concurrent',
 };
-
-/** 'ours@fixA' (a BENCH_VARIANTS run) -> 'our node [fixA]'. */
-function label(key: string): string {
-	const [client, variant] = key.split('@');
-	return `${BASE_LABELS[client] ?? client}${variant ? ` [${variant}]` : ''}`;
-}
-
-const fmt = (value: number | undefined, digits = 2): string =>
-	value === undefined || !Number.isFinite(value) ? 'n/a' : value.toFixed(digits);
-const ms = (value: number | undefined): string =>
-	value === undefined || !Number.isFinite(value) ? 'n/a' : value >= 100 ? value.toFixed(0) : value.toFixed(1);
+const label = (key: string): string => key.split('@').map((part, i) => (i ? ` [${part}]` : (LABELS[part] ?? part))).join('');
+const finite = (value: number | undefined): value is number => value !== undefined && Number.isFinite(value);
+const fmt = (value: number | undefined, digits = 2): string => (finite(value) ? value.toFixed(digits) : 'n/a');
+const ms = (value: number | undefined): string => (finite(value) ? value.toFixed(value >= 100 ? 0 : 1) : 'n/a');
 const ratio = (a?: ClientStats, b?: ClientStats): number | undefined => (a && b ? a.medianMs / b.medianMs : undefined);
-const cpuRatio = (a?: ClientStats, b?: ClientStats): number | undefined =>
-	a && b ? a.medianCpuMs / b.medianCpuMs : undefined;
-const same = (values: number[] | undefined): string =>
-	!values || values.length === 0 ? 'n/a' : values.every((v) => v === values[0]) ? String(values[0]) : values.join('/');
-const yes = (ok: boolean | undefined): string => (ok === undefined ? 'n/a' : ok ? '**met**' : '**missed**');
+const cpuRatio = (a?: ClientStats, b?: ClientStats): number | undefined => (a && b ? a.medianCpuMs / b.medianCpuMs : undefined);
+const same = (values?: number[]): string => (!values?.length ? 'n/a' : values.every((v) => v === values[0]) ? String(values[0]) : values.join('/'));
 const n = (value: number): string => value.toLocaleString('en-US');
+const runs = (c: ClientStats): string => c.runsMs.map(ms).join(', ');
+const rss = (c: ClientStats): string => `${fmt(c.peakRssMB, 0)} (${fmt(c.baselineRssMB, 0)})`;
+/** One table row, and a header with its alignment line ('r' right-aligned, 'l' left). */
+const row = (...cells: Array<string | number>): string => `| ${cells.join(' | ')} |`;
+const head = (align: string, names: string): string[] => [row(...names.split('|')), `|${[...align].map((a) => (a === 'r' ? '---:' : '---')).join('|')}|`];
 
-export function renderMarkdown(r: BenchResults): string {
-	const out: string[] = [];
-	const m = r.machine;
-	out.push(
-		`Generated ${r.generatedAt} by \`npm run bench\` in ${r.durationSec} s: ${r.settings.runs} measured runs per client after 1 warm-up ` +
-			(r.settings.shortRuns
-				? `(Return All of up to ${n(Number(r.settings.shortListMax))} items, 20 to 150 ms a run: ${r.settings.shortRuns} runs after ${r.settings.shortWarmups} warm-ups), `
-				: '') +
-			`median reported, runs of the clients of a scenario interleaved.`,
-		'',
-		`Machine: ${m.nproc} cores (${m.cpu}), ${m.memoryGB} GB memory, Node ${m.node}, ${m.platform}; load average ` +
-			`${m.loadAverageAtStart.join(' ')} at the start${m.loadAverageAtEnd ? `, ${m.loadAverageAtEnd.join(' ')} at the end` : ''}. ` +
-			`Versions: ${Object.entries(r.versions).map(([k, v]) => `${k} ${v}`).join(', ')} (n8n-nodes-base from \`${r.nodesBaseDir}\`).`,
-		'',
-	);
+type Target = [name: string, measured: string, ok: boolean | undefined];
+/** A ratio of wall times within a limit, stated with its CPU ratio; and a check that held on every run. */
+const within = (name: string, a: ClientStats | undefined, b: ClientStats | undefined, limit: number, more = ''): Target =>
+	[name, `${fmt(ratio(a, b))}x (CPU ${fmt(cpuRatio(a, b))}x${more})`, a && b ? ratio(a, b)! <= limit : undefined];
+const held = (name: string, ok: boolean): Target => [name, ok ? 'yes' : 'no', ok];
 
-	// ----------------------------------------------------------------------------------- targets
-	const targets: Array<[string, string, boolean | undefined]> = [];
-	for (const s of r.list) {
-		const c = s.clients;
-		const vsRaw = ratio(c.ours, c.rawUndici);
-		const limit = s.latencyMs === 0 ? 2.0 : 1.1;
-		targets.push([
-			`Case 1, ${n(s.n)} items, +${s.latencyMs} ms: ours ≤ ${limit.toFixed(2)}x raw undici`,
-			`${fmt(vsRaw)}x (CPU ${fmt(cpuRatio(c.ours, c.rawUndici))}x)`,
-			vsRaw === undefined ? undefined : vsRaw <= limit,
-		]);
-		const vsHttp = ratio(c.ours, c.http);
-		if (!c.http) continue;
-		targets.push([
-			`Case 1, ${n(s.n)} items, +${s.latencyMs} ms: ours not slower than the HTTP Request node`,
-			`${fmt(vsHttp)}x (CPU ${fmt(cpuRatio(c.ours, c.http))}x${c.httpSplitOut ? `; vs HTTP Request + Split Out ${fmt(ratio(c.ours, c.httpSplitOut))}x` : ''})`,
-			vsHttp === undefined ? undefined : vsHttp <= 1.0,
-		]);
+function targets(r: BenchResults): string[] {
+	const targets: Target[] = [];
+	for (const { n: items, latencyMs, clients: c } of r.list) {
+		const limit = latencyMs === 0 ? 2.0 : 1.1;
+		targets.push(within(`Case 1, ${n(items)} items, +${latencyMs} ms: ours ≤ ${limit.toFixed(2)}x raw undici`, c.ours, c.rawUndici, limit));
+		const splitOut = c.httpSplitOut ? `; vs HTTP Request + Split Out ${fmt(ratio(c.ours, c.httpSplitOut))}x` : '';
+		if (c.http) targets.push(within(`Case 1, ${n(items)} items, +${latencyMs} ms: ours not slower than the HTTP Request node`, c.ours, c.http, 1.0, splitOut));
 	}
-	const requestsOk = r.list.every((s) =>
-		['ours', 'http', 'httpSplitOut', 'rawUndici', 'rawUndiciGlobal'].every(
-			(name) => !s.clients[name] || s.clients[name].checks.requests.every((v) => v === s.expectedRequests),
-		),
-	);
-	if (r.list.length) targets.push(['Case 1: requests sent = ceil(N / 500) on every run of every client', requestsOk ? 'yes' : 'no', requestsOk]);
-	for (const s of r.fanout) {
-		const c = s.clients;
-		const seq = ratio(c.ours, c.rawUndici);
-		targets.push([
-			`Case 2, +${s.latencyMs} ms: ours sequential ≤ 1.5x raw sequential`,
-			`${fmt(seq)}x (CPU ${fmt(cpuRatio(c.ours, c.rawUndici))}x)`,
-			seq === undefined ? undefined : seq <= 1.5,
-		]);
-		if (s.latencyMs > 0) {
-			const speedup = ratio(c.ours, c.oursBatch);
-			targets.push([
-				`Case 2, +${s.latencyMs} ms: Batching (${s.batchSize} per batch, interval 0) ≥ 5x faster than sequential`,
-				`${fmt(speedup, 1)}x`,
-				speedup === undefined ? undefined : speedup >= 5,
-			]);
-		}
+	const counted = ['ours', 'http', 'httpSplitOut', 'rawUndici', 'rawUndiciGlobal'];
+	const requestsOk = r.list.every((s) => counted.every((name) => !s.clients[name] || s.clients[name].checks.requests.every((v) => v === s.expectedRequests)));
+	if (r.list.length) targets.push(held('Case 1: requests sent = ceil(N / 500) on every run of every client', requestsOk));
+	for (const { latencyMs, batchSize, clients: c } of r.fanout) {
+		targets.push(within(`Case 2, +${latencyMs} ms: ours sequential ≤ 1.5x raw sequential`, c.ours, c.rawUndici, 1.5));
+		const speedup = ratio(c.ours, c.oursBatch);
+		const name = `Case 2, +${latencyMs} ms: Batching (${batchSize} per batch, interval 0) ≥ 5x faster than sequential`;
+		if (latencyMs > 0) targets.push([name, `${fmt(speedup, 1)}x`, speedup === undefined ? undefined : speedup >= 5]);
 	}
 	const postsOk = r.fanout.every((s) => Object.values(s.clients).every((c) => c.checks.accepted.every((v) => v === s.n)));
-	if (r.fanout.length) targets.push([`Case 2: POSTs received = ${n(FANOUT)} on every run of every client`, postsOk ? 'yes' : 'no', postsOk]);
+	if (r.fanout.length) targets.push(held(`Case 2: POSTs received = ${n(FANOUT)} on every run of every client`, postsOk));
 	for (const s of r.create ?? []) {
-		const seq = ratio(s.clients.ours, s.clients.rawUndici);
-		targets.push([
-			`Case 6: ours sequential ≤ 1.5x raw sequential`,
-			`${fmt(seq)}x (CPU ${fmt(cpuRatio(s.clients.ours, s.clients.rawUndici))}x)`,
-			seq === undefined ? undefined : seq <= 1.5,
-		]);
+		targets.push(within(`Case 6: ours sequential ≤ 1.5x raw sequential`, s.clients.ours, s.clients.rawUndici, 1.5));
 		const createdOk = Object.values(s.clients).every((c) => c.checks.created.every((v) => v === s.n) && c.checks.posts.every((v) => v === s.n));
-		targets.push([`Case 6: POSTs sent = assistants created = ${n(s.n)} on every run of every client`, createdOk ? 'yes' : 'no', createdOk]);
+		targets.push(held(`Case 6: POSTs sent = assistants created = ${n(s.n)} on every run of every client`, createdOk));
 	}
 	for (const s of r.dial ?? []) {
 		const ofIdeal = median(s.clients.ours?.checks.ofIdeal ?? []);
 		targets.push([`Case 7, Max Calls in Flight ${s.cap}: calls a minute ≥ 0.9 of the ideal N × 60 / T`, `${fmt(ofIdeal)} of ideal`, Number.isFinite(ofIdeal) ? ofIdeal >= 0.9 : undefined]);
 	}
-	if (r.trigger) {
-		const lost = [...r.trigger.ours.lost, ...(r.trigger.floor?.lost ?? []), ...r.trigger.webhook.lost].reduce((a, b) => a + b, 0);
-		targets.push(['Case 4: executions lost', String(lost), lost === 0]);
-	}
-	out.push('### Targets', '', '| Target | Measured | |', '|---|---|---|');
-	for (const [name, value, ok] of targets) out.push(`| ${name} | ${value} | ${yes(ok)} |`);
-	out.push('');
-
-	// ----------------------------------------------------------------------------------- case 1
-	if (r.list.length) {
-		out.push(
-			'### Case 1: Return All (page size 500)',
-			'',
-			'Ratios of median wall times (lower is better for the first named):',
-			'',
-			'| Items | Added latency | ours / raw undici | ours / HTTP Request | ours / HTTP Request + Split Out | HTTP Request / raw | floor / raw | ours / floor | raw global dispatcher / raw Agent | CPU: ours / raw | CPU: ours / HTTP Request |',
-			'|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
-		);
-		for (const s of r.list) {
-			const c = s.clients;
-			out.push(
-				`| ${n(s.n)} | ${s.latencyMs} ms | ${fmt(ratio(c.ours, c.rawUndici))} | ${fmt(ratio(c.ours, c.http))} | ${fmt(ratio(c.ours, c.httpSplitOut))} | ` +
-					`${fmt(ratio(c.http, c.rawUndici))} | ${fmt(ratio(c.helperLoop, c.rawUndici))} | ${fmt(ratio(c.ours, c.helperLoop))} | ${fmt(ratio(c.rawUndiciGlobal, c.rawUndici))} | ` +
-					`${fmt(cpuRatio(c.ours, c.rawUndici))} | ${fmt(cpuRatio(c.ours, c.http))} |`,
-			);
-		}
-		out.push(
-			'',
-			'"floor" is a diagnostic, not a product: a minimal programmatic node that calls `httpRequestWithAuthentication` in a plain cursor loop with our credential, i.e. the least any n8n node can spend. ' +
-				'CPU = user + system CPU time of the client process during the run (far less sensitive to other load on the machine than wall time).',
-		);
-		out.push(
-			'',
-			'Absolute: median wall time, per-request time (median / requests), requests sent per run, peak RSS of the client process (its RSS after loading, before the first run, in parentheses):',
-			'',
-			'| Items | Added latency | Client | Median | Per request | Median CPU | Runs (ms) | Requests (expected) | Output items | Peak RSS MB (baseline) |',
-			'|---:|---:|---|---:|---:|---:|---|---:|---:|---:|',
-		);
-		for (const s of r.list) {
-			for (const [name, c] of Object.entries(s.clients)) {
-				const requests = c.checks.requests?.[0] ?? NaN;
-				out.push(
-					`| ${n(s.n)} | ${s.latencyMs} ms | ${label(name)} | ${ms(c.medianMs)} ms | ${fmt(c.medianMs / requests)} ms | ${ms(c.medianCpuMs)} ms | ${c.runsMs.map(ms).join(', ')} | ` +
-						`${same(c.checks.requests)} (${s.expectedRequests}) | ${n(c.outputItems)} | ${fmt(c.peakRssMB, 0)} (${fmt(c.baselineRssMB, 0)}) |`,
-				);
-			}
-		}
-		out.push('');
-	}
-
-	// ----------------------------------------------------------------------------------- case 2
-	if (r.fanout.length) {
-		out.push(
-			`### Case 2: campaign fan-out, ${n(FANOUT)} Place Call items`,
-			'',
-			'| Added latency | ours sequential / raw sequential | sequential / Batching (speed-up) | ours Batching / raw 50 concurrent | ours Batching / HTTP Request | CPU: ours sequential / raw sequential |',
-			'|---:|---:|---:|---:|---:|---:|',
-		);
-		for (const s of r.fanout) {
-			const c = s.clients;
-			out.push(
-				`| ${s.latencyMs} ms | ${fmt(ratio(c.ours, c.rawUndici))} | ${fmt(ratio(c.ours, c.oursBatch), 1)}x | ${fmt(ratio(c.oursBatch, c.rawUndiciConcurrent))} | ` +
-					`${fmt(ratio(c.oursBatch, c.http))} | ${fmt(cpuRatio(c.ours, c.rawUndici))} |`,
-			);
-		}
-		out.push(
-			'',
-			'| Added latency | Client | Median | Calls/s | Median CPU | Runs (ms) | POSTs received | Peak RSS MB (baseline) |',
-			'|---:|---|---:|---:|---:|---|---:|---:|',
-		);
-		for (const s of r.fanout) {
-			for (const [name, c] of Object.entries(s.clients)) {
-				out.push(
-					`| ${s.latencyMs} ms | ${label(name)} | ${ms(c.medianMs)} ms | ${fmt((s.n * 1000) / c.medianMs, 0)} | ${ms(c.medianCpuMs)} ms | ${c.runsMs.map(ms).join(', ')} | ` +
-						`${same(c.checks.accepted)} | ${fmt(c.peakRssMB, 0)} (${fmt(c.baselineRssMB, 0)}) |`,
-				);
-			}
-		}
-		out.push(
-			'',
-			`Our node: Outbound Call → Place Call, \`dst\` from the item; Batching = Settings > Request Options > Batching, ${r.fanout[0].batchSize} items per batch, interval 0. ` +
-				'HTTP Request node: POST with Header Auth, JSON body from fields, default options (it sends every item at once).',
-			'',
-		);
-	}
-
-	// ----------------------------------------------------------------------------------- case 3
-	if (r.status.length) {
-		const s = r.status[0];
-		out.push(
-			`### Case 3: status wait, ${s.n} calls, records persisted at random 0-${s.maxPersistDelayMs} ms after each call ends`,
-			'',
-			'Call Status → Get with Wait for Call Record (defaults: Initial Delay 2000 ms, doubling, Max Wait 300 s). Ideal = when the last record was persisted, counted from the start of the node.',
-			'',
-			'| Variant | Total wait / ideal | Median total wait | Median ideal | Median overshoot | Status requests (ideal 100) | of which 404 |',
-			'|---|---:|---:|---:|---:|---:|---:|',
-		);
-		for (const [name, c] of Object.entries(s.clients)) {
-			const ideal = median(c.checks.idealMs);
-			out.push(
-				`| ${label(name)}${name === 'oursBatch' ? ` (${s.n} per batch)` : ' (default, one item at a time)'} | ${fmt(median(c.runsMs.map((v, i) => v / c.checks.idealMs[i])))} | ` +
-					`${ms(c.medianMs)} ms | ${ms(ideal)} ms | ${ms(median(c.checks.overshootMs))} ms | ${same(c.checks.statusRequests)} | ${same(c.checks.notFound)} |`,
-			);
-		}
-		out.push('');
-	}
-
-	// ----------------------------------------------------------------------------------- case 4
-	out.push('### Case 4: trigger intake in a real n8n', '');
-	if (r.trigger) {
-		const t = r.trigger;
-		out.push(
-			`${n(t.posts)} call-result POSTs, concurrency ${t.concurrency}, measured ${t.measuredAt}.`,
-			'',
-			'| Receiver | Intake median | POSTs/s | Runs (ms) | All executions finished (median) | Executions/s | n8n CPU per POST | Successful executions per run (expected) | Not 200 | Lost |',
-			'|---|---:|---:|---|---:|---:|---:|---:|---:|---:|',
-			...(['ours', 'floor', 'webhook'] as const).map((key) => {
-				const x = t[key];
-				if (!x) return undefined;
-				const name = { ours: 'Assistant Platform Trigger', floor: 'floor: minimal community trigger', webhook: 'n8n Webhook node' }[key];
-				return (
-					`| ${name} | ${ms(x.medianMs)} ms | ${fmt((t.posts * 1000) / x.medianMs, 0)} | ${x.runsMs.join(', ')} | ` +
-					`${ms(x.processedMedianMs)} ms | ${fmt((t.posts * 1000) / x.processedMedianMs, 0)} | ${x.cpuPerPostMedianMs === undefined ? 'n/a' : `${fmt(x.cpuPerPostMedianMs, 1)} ms`} | ` +
-					`${same(x.executions)} (${t.posts}) | ${same(x.non200)} | ${same(x.lost)} |`
-				);
-			}).filter((row): row is string => row !== undefined),
-			'',
-			`Throughput ratio ours / Webhook node: intake ${fmt(t.webhook.medianMs / t.ours.medianMs)}, executions ${fmt(t.webhook.processedMedianMs / t.ours.processedMedianMs)}` +
-				`${t.ours.cpuPerPostMedianMs && t.webhook.cpuPerPostMedianMs ? `; n8n CPU per POST ours / Webhook node ${fmt(t.ours.cpuPerPostMedianMs / t.webhook.cpuPerPostMedianMs)}` : ''}.`,
-			...(t.floor
-				? [
-						'',
-						`Ours / floor: intake ${fmt(t.floor.medianMs / t.ours.medianMs)}x the floor's throughput, executions ${fmt(t.floor.processedMedianMs / t.ours.processedMedianMs)}x` +
-							`${t.ours.cpuPerPostMedianMs && t.floor.cpuPerPostMedianMs ? `; n8n CPU per POST ours / floor ${fmt(t.ours.cpuPerPostMedianMs / t.floor.cpuPerPostMedianMs)}, floor / Webhook node ${fmt(t.floor.cpuPerPostMedianMs / (t.webhook.cpuPerPostMedianMs ?? NaN))}` : ''}.`,
-					]
-				: []),
-			...(t.notes ?? []).map((note) => `- ${note}`),
-			'',
-		);
-	} else {
-		out.push('Not measured by `npm run bench` (see "Case 4" below).', '');
-	}
-
-	// ----------------------------------------------------------------------------------- case 6
-	for (const s of r.create ?? []) {
-		const c = s.clients;
-		out.push(
-			`### Case 6: a write operation per item, Assistant → Create for ${n(s.n)} items`,
-			'',
-			'| ours sequential / raw sequential | ours sequential / HTTP Request | ours Batching / HTTP Request | sequential / Batching (speed-up) | CPU: ours sequential / raw sequential | CPU: ours sequential / HTTP Request |',
-			'|---:|---:|---:|---:|---:|---:|',
-			`| ${fmt(ratio(c.ours, c.rawUndici))} | ${fmt(ratio(c.ours, c.http))} | ${fmt(ratio(c.oursBatch, c.http))} | ${fmt(ratio(c.ours, c.oursBatch), 1)}x | ` +
-				`${fmt(cpuRatio(c.ours, c.rawUndici))} | ${fmt(cpuRatio(c.ours, c.http))} |`,
-			'',
-			'| Client | Median | Items/s | Median CPU | Runs (ms) | POSTs (created) | Peak RSS MB (baseline) |',
-			'|---|---:|---:|---:|---|---:|---:|',
-		);
-		for (const [name, x] of Object.entries(c)) {
-			out.push(
-				`| ${label(name)} | ${ms(x.medianMs)} ms | ${fmt((s.n * 1000) / x.medianMs, 0)} | ${ms(x.medianCpuMs)} ms | ${x.runsMs.map(ms).join(', ')} | ` +
-					`${same(x.checks.posts)} (${same(x.checks.created)}) | ${fmt(x.peakRssMB, 0)} (${fmt(x.baselineRssMB, 0)}) |`,
-			);
-		}
-		out.push(
-			'',
-			`Our node: Assistant → Create, Name from the item (one POST /api/v1/assistants each, the same body as the others: name, description "", mode "text"); Batching = ${s.batchSize} items per batch, interval 0. ` +
-				"HTTP Request node: POST with Bearer Auth, JSON body from fields, default options; it also outputs each assistant's API key, which ours replaces by a hint.",
-			'',
-		);
-	}
-
-	// ----------------------------------------------------------------------------------- case 7
-	if (r.dial?.length) {
-		const first = r.dial[0];
-		out.push(
-			`### Case 7: calls in flight, Place Call with Max Calls in Flight N`,
-			'',
-			`An account that allows N calls at once; calls of ${DIAL_RANGE} s (sandbox time; the clock runs ${first.speed}x faster than wall time), every call answered; ` +
-				`Status Check Interval ${fmt((first.intervalSeconds ?? NaN) * (first.speed ?? NaN), 0)} s of sandbox time (the default 5 s, scaled). ` +
-				'Ideal = N × 60 / T calls a minute (N lines always busy, T the mean call length); measured = calls / (last call end − first call start). Median of the runs.',
-			'',
-			'| N | Calls | Mean call T | Calls a minute | Ideal N × 60 / T | Of ideal | Status reads per call | Most at once | Runs (of ideal) |',
-			'|---:|---:|---:|---:|---:|---:|---:|---:|---|',
-		);
-		for (const s of r.dial) {
-			const c = s.clients.ours.checks;
-			out.push(
-				`| ${s.cap} | ${n(s.n)} | ${fmt(median(c.meanCallSec), 1)} s | ${fmt(median(c.callsPerMinute))} | ${fmt(median(c.idealPerMinute))} | ` +
-					`${fmt(median(c.ofIdeal))} | ${fmt(median(c.statusReadsPerCall), 1)} | ${same(c.maxInFlight)} | ${c.ofIdeal.map((v) => fmt(v)).join(', ')} |`,
-			);
-		}
-		out.push('');
-	}
-
-	// ----------------------------------------------------------------------------------- case 5
-	if (r.package) {
-		const p = r.package;
-		out.push(
-			'### Case 5: package cost',
-			'',
-			'| Packed tarball | Unpacked | Files | Require + construct every node and credential (n8n-workflow preloaded) | Loading n8n-workflow itself | Fresh `node` process, whole |',
-			'|---:|---:|---:|---:|---:|---:|',
-			`| ${n(p.tarballBytes)} B (${fmt(p.tarballBytes / 1024, 1)} kB) | ${n(p.unpackedBytes)} B | ${p.files} | ${p.requireOursMedianMs} ms (${p.requireFiles} files) | ${p.requireN8nWorkflowMedianMs} ms | ${p.processMedianMs} ms |`,
-			'',
-		);
-	}
-	return out.join('\n');
+	const t = r.trigger;
+	const lost = t && [...t.ours.lost, ...(t.floor?.lost ?? []), ...t.webhook.lost].reduce((a, b) => a + b, 0);
+	if (lost !== undefined) targets.push(['Case 4: executions lost', String(lost), lost === 0]);
+	const yes = (ok: boolean | undefined): string => (ok === undefined ? 'n/a' : ok ? '**met**' : '**missed**');
+	return ['### Targets\n', '| Target | Measured | |', '|---|---|---|', ...targets.map(([name, value, ok]) => row(name, value, yes(ok))), ''];
 }
 
-const FANOUT = 1000;
-const DIAL_RANGE = '50 to 85';
-
-function median(values: number[]): number {
-	const sorted = [...values].sort((a, b) => a - b);
-	const mid = Math.floor(sorted.length / 2);
-	return sorted.length === 0 ? NaN : sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+function caseList(r: BenchResults): string[] {
+	const pairs = (c: Record<string, ClientStats>) => [[c.ours, c.rawUndici], [c.ours, c.http], [c.ours, c.httpSplitOut], [c.http, c.rawUndici], [c.helperLoop, c.rawUndici], [c.ours, c.helperLoop], [c.rawUndiciGlobal, c.rawUndici]];
+	return [
+		'### Case 1: Return All (page size 500)\n\nRatios of median wall times (lower is better for the first named):\n',
+		...head('rrrrrrrrrrr', 'Items|Added latency|ours / raw undici|ours / HTTP Request|ours / HTTP Request + Split Out|HTTP Request / raw|floor / raw|ours / floor|raw global dispatcher / raw Agent|CPU: ours / raw|CPU: ours / HTTP Request'),
+		...r.list.map(({ n: items, latencyMs, clients: c }) => row(n(items), `${latencyMs} ms`, ...pairs(c).map(([a, b]) => fmt(ratio(a, b))), fmt(cpuRatio(c.ours, c.rawUndici)), fmt(cpuRatio(c.ours, c.http)))),
+		'\n"floor" is a diagnostic, not a product: a minimal programmatic node that calls `httpRequestWithAuthentication` in a plain cursor loop with our credential, i.e. the least any n8n node can spend. ' +
+			'CPU = user + system CPU time of the client process during the run (far less sensitive to other load on the machine than wall time).\n',
+		'Absolute: median wall time, per-request time (median / requests), requests sent per run, peak RSS of the client process (its RSS after loading, before the first run, in parentheses):\n',
+		...head('rrlrrrlrrr', 'Items|Added latency|Client|Median|Per request|Median CPU|Runs (ms)|Requests (expected)|Output items|Peak RSS MB (baseline)'),
+		...r.list.flatMap((s) =>
+			Object.entries(s.clients).map(([name, c]) => {
+				const perRequest = `${fmt(c.medianMs / (c.checks.requests?.[0] ?? NaN))} ms`;
+				return row(n(s.n), `${s.latencyMs} ms`, label(name), `${ms(c.medianMs)} ms`, perRequest, `${ms(c.medianCpuMs)} ms`, runs(c), `${same(c.checks.requests)} (${s.expectedRequests})`, n(c.outputItems), rss(c));
+			}),
+		),
+		'',
+	];
 }
 
+function caseFanout(r: BenchResults): string[] {
+	const ratios = (c: Record<string, ClientStats>) =>
+		[fmt(ratio(c.ours, c.rawUndici)), `${fmt(ratio(c.ours, c.oursBatch), 1)}x`, fmt(ratio(c.oursBatch, c.rawUndiciConcurrent)), fmt(ratio(c.oursBatch, c.http)), fmt(cpuRatio(c.ours, c.rawUndici))];
+	const absolute = (s: ScenarioResult) =>
+		Object.entries(s.clients).map(([name, c]) => row(`${s.latencyMs} ms`, label(name), `${ms(c.medianMs)} ms`, fmt((s.n * 1000) / c.medianMs, 0), `${ms(c.medianCpuMs)} ms`, runs(c), same(c.checks.accepted), rss(c)));
+	return [
+		`### Case 2: campaign fan-out, ${n(FANOUT)} Place Call items\n`,
+		...head('rrrrrr', 'Added latency|ours sequential / raw sequential|sequential / Batching (speed-up)|ours Batching / raw 50 concurrent|ours Batching / HTTP Request|CPU: ours sequential / raw sequential'),
+		...r.fanout.map(({ latencyMs, clients }) => row(`${latencyMs} ms`, ...ratios(clients))),
+		'',
+		...head('rlrrrlrr', 'Added latency|Client|Median|Calls/s|Median CPU|Runs (ms)|POSTs received|Peak RSS MB (baseline)'),
+		...r.fanout.flatMap(absolute),
+		`\nOur node: Outbound Call → Place Call, \`dst\` from the item; Batching = Settings > Request Options > Batching, ${r.fanout[0].batchSize} items per batch, interval 0. ` +
+			'HTTP Request node: POST with Header Auth, JSON body from fields, default options (it sends every item at once).\n',
+	];
+}
+
+function caseStatus({ n: calls, maxPersistDelayMs, clients }: ScenarioResult): string[] {
+	return [
+		`### Case 3: status wait, ${calls} calls, records persisted at random 0-${maxPersistDelayMs} ms after each call ends\n`,
+		'Call Status → Get with Wait for Call Record (defaults: Initial Delay 2000 ms, doubling, Max Wait 300 s). Ideal = when the last record was persisted, counted from the start of the node.\n',
+		...head('lrrrrrr', 'Variant|Total wait / ideal|Median total wait|Median ideal|Median overshoot|Status requests (ideal 100)|of which 404'),
+		...Object.entries(clients).map(([name, c]) => {
+			const variant = `${label(name)}${name === 'oursBatch' ? ` (${calls} per batch)` : ' (default, one item at a time)'}`;
+			const waits = [`${ms(c.medianMs)} ms`, `${ms(median(c.checks.idealMs))} ms`, `${ms(median(c.checks.overshootMs))} ms`];
+			return row(variant, fmt(median(c.runsMs.map((v, i) => v / c.checks.idealMs[i]))), ...waits, same(c.checks.statusRequests), same(c.checks.notFound));
+		}),
+		'',
+	];
+}
+
+function caseTrigger(t: TriggerResult): string[] {
+	const names = { ours: 'Assistant Platform Trigger', floor: 'floor: minimal community trigger', webhook: 'n8n Webhook node' };
+	const rows = (['ours', 'floor', 'webhook'] as const).flatMap((key) => {
+		const x = t[key];
+		const cpu = x?.cpuPerPostMedianMs === undefined ? 'n/a' : `${fmt(x.cpuPerPostMedianMs, 1)} ms`;
+		const rates = (x: TriggerStats) => [fmt((t.posts * 1000) / x.medianMs, 0), x.runsMs.join(', '), `${ms(x.processedMedianMs)} ms`, fmt((t.posts * 1000) / x.processedMedianMs, 0), cpu];
+		return x ? [row(names[key], `${ms(x.medianMs)} ms`, ...rates(x), `${same(x.executions)} (${t.posts})`, same(x.non200), same(x.lost))] : [];
+	});
+	const { ours, floor, webhook } = t;
+	const cpu = (a?: TriggerStats, b?: TriggerStats): number | undefined => (a?.cpuPerPostMedianMs && b?.cpuPerPostMedianMs ? a.cpuPerPostMedianMs / b.cpuPerPostMedianMs : undefined);
+	const [vsWebhook, vsFloor] = [cpu(ours, webhook), cpu(ours, floor)];
+	const floorCpu = vsFloor === undefined ? '' : `; n8n CPU per POST ours / floor ${fmt(vsFloor)}, floor / Webhook node ${fmt(floor!.cpuPerPostMedianMs! / (webhook.cpuPerPostMedianMs ?? NaN))}`;
+	return [
+		`${n(t.posts)} call-result POSTs, concurrency ${t.concurrency}, measured ${t.measuredAt}.\n`,
+		...head('lrrlrrrrrr', 'Receiver|Intake median|POSTs/s|Runs (ms)|All executions finished (median)|Executions/s|n8n CPU per POST|Successful executions per run (expected)|Not 200|Lost'),
+		...rows,
+		`\nThroughput ratio ours / Webhook node: intake ${fmt(webhook.medianMs / ours.medianMs)}, executions ${fmt(webhook.processedMedianMs / ours.processedMedianMs)}` +
+			`${vsWebhook === undefined ? '' : `; n8n CPU per POST ours / Webhook node ${fmt(vsWebhook)}`}.`,
+		...(floor ? [`\nOurs / floor: intake ${fmt(floor.medianMs / ours.medianMs)}x the floor's throughput, executions ${fmt(floor.processedMedianMs / ours.processedMedianMs)}x${floorCpu}.`] : []),
+		...(t.notes ?? []).map((note) => `- ${note}`),
+		'',
+	];
+}
+
+function caseCreate({ n: items, batchSize, clients: c }: ScenarioResult): string[] {
+	const ratios = [fmt(ratio(c.ours, c.rawUndici)), fmt(ratio(c.ours, c.http)), fmt(ratio(c.oursBatch, c.http)), `${fmt(ratio(c.ours, c.oursBatch), 1)}x`, fmt(cpuRatio(c.ours, c.rawUndici)), fmt(cpuRatio(c.ours, c.http))];
+	return [
+		`### Case 6: a write operation per item, Assistant → Create for ${n(items)} items\n`,
+		...head('rrrrrr', 'ours sequential / raw sequential|ours sequential / HTTP Request|ours Batching / HTTP Request|sequential / Batching (speed-up)|CPU: ours sequential / raw sequential|CPU: ours sequential / HTTP Request'),
+		`${row(...ratios)}\n`,
+		...head('lrrrlrr', 'Client|Median|Items/s|Median CPU|Runs (ms)|POSTs (created)|Peak RSS MB (baseline)'),
+		...Object.entries(c).map(([name, x]) =>
+			row(label(name), `${ms(x.medianMs)} ms`, fmt((items * 1000) / x.medianMs, 0), `${ms(x.medianCpuMs)} ms`, runs(x), `${same(x.checks.posts)} (${same(x.checks.created)})`, rss(x)),
+		),
+		`\nOur node: Assistant → Create, Name from the item (one POST /api/v1/assistants each, the same body as the others: name, description "", mode "text"); Batching = ${batchSize} items per batch, interval 0. ` +
+			"HTTP Request node: POST with Bearer Auth, JSON body from fields, default options; it also outputs each assistant's API key, which ours replaces by a hint.\n",
+	];
+}
+
+function caseDial(dial: ScenarioResult[]): string[] {
+	const { speed, intervalSeconds } = dial[0];
+	return [
+		`### Case 7: calls in flight, Place Call with Max Calls in Flight N\n`,
+		`An account that allows N calls at once; calls of ${DIAL_RANGE} s (sandbox time; the clock runs ${speed}x faster than wall time), every call answered; ` +
+			`Status Check Interval ${fmt((intervalSeconds ?? NaN) * (speed ?? NaN), 0)} s of sandbox time (the default 5 s, scaled). ` +
+			'Ideal = N × 60 / T calls a minute (N lines always busy, T the mean call length); measured = calls / (last call end − first call start). Median of the runs.\n',
+		...head('rrrrrrrrl', 'N|Calls|Mean call T|Calls a minute|Ideal N × 60 / T|Of ideal|Status reads per call|Most at once|Runs (of ideal)'),
+		...dial.map(({ cap, n: calls, clients }) => {
+			const c = clients.ours.checks;
+			const medians = [fmt(median(c.callsPerMinute)), fmt(median(c.idealPerMinute)), fmt(median(c.ofIdeal)), fmt(median(c.statusReadsPerCall), 1)];
+			return row(String(cap), n(calls), `${fmt(median(c.meanCallSec), 1)} s`, ...medians, same(c.maxInFlight), c.ofIdeal.map((v) => fmt(v)).join(', '));
+		}),
+		'',
+	];
+}
+
+const casePackage = (p: NonNullable<BenchResults['package']>): string[] => [
+	'### Case 5: package cost\n',
+	...head('rrrrrr', 'Packed tarball|Unpacked|Files|Require + construct every node and credential (n8n-workflow preloaded)|Loading n8n-workflow itself|Fresh `node` process, whole'),
+	row(`${n(p.tarballBytes)} B (${fmt(p.tarballBytes / 1024, 1)} kB)`, `${n(p.unpackedBytes)} B`, p.files, `${p.requireOursMedianMs} ms (${p.requireFiles} files)`, `${p.requireN8nWorkflowMedianMs} ms`, `${p.processMedianMs} ms`),
+	'',
+];
+
+export function renderMarkdown(r: BenchResults): string {
+	const { settings: set, machine: m } = r;
+	const short = set.shortRuns ? `(Return All of up to ${n(Number(set.shortListMax))} items, 20 to 150 ms a run: ${set.shortRuns} runs after ${set.shortWarmups} warm-ups), ` : '';
+	const load = `${m.loadAverageAtStart.join(' ')} at the start${m.loadAverageAtEnd ? `, ${m.loadAverageAtEnd.join(' ')} at the end` : ''}`;
+	return [
+		`Generated ${r.generatedAt} by \`npm run bench\` in ${r.durationSec} s: ${set.runs} measured runs per client after 1 warm-up ${short}median reported, runs of the clients of a scenario interleaved.\n`,
+		`Machine: ${m.nproc} cores (${m.cpu}), ${m.memoryGB} GB memory, Node ${m.node}, ${m.platform}; load average ${load}. ` +
+			`Versions: ${Object.entries(r.versions).map(([k, v]) => `${k} ${v}`).join(', ')} (n8n-nodes-base from \`${r.nodesBaseDir}\`).\n`,
+		...targets(r),
+		...(r.list.length ? caseList(r) : []),
+		...(r.fanout.length ? caseFanout(r) : []),
+		...(r.status.length ? caseStatus(r.status[0]) : []),
+		'### Case 4: trigger intake in a real n8n\n',
+		...(r.trigger ? caseTrigger(r.trigger) : ['Not measured by `npm run bench` (see "Case 4" below).', '']),
+		...(r.create ?? []).flatMap(caseCreate),
+		...(r.dial?.length ? caseDial(r.dial) : []),
+		...(r.package ? casePackage(r.package) : []),
+	].join('\n');
+}
 /** Replaces the generated block of docs/performance.md (creates the file with a skeleton if needed). */
 export function updatePerformanceDoc(file: string, generated: string): void {
 	const block = `${BEGIN}\n\n${generated}\n${END}`;
-	if (!existsSync(file)) {
-		writeFileSync(file, `# Performance\n\n## Results\n\n${block}\n`);
-		return;
-	}
-	const text = readFileSync(file, 'utf8');
-	const start = text.indexOf(BEGIN);
-	const end = text.indexOf(END);
-	if (start < 0 || end < start) {
-		writeFileSync(file, `${text.trimEnd()}\n\n## Results\n\n${block}\n`);
-		return;
-	}
-	writeFileSync(file, text.slice(0, start) + block + text.slice(end + END.length));
+	const text = existsSync(file) ? readFileSync(file, 'utf8') : undefined;
+	const [start, end] = [text?.indexOf(BEGIN) ?? -1, text?.indexOf(END) ?? -1];
+	if (text === undefined) writeFileSync(file, `# Performance\n\n## Results\n\n${block}\n`);
+	else if (start < 0 || end < start) writeFileSync(file, `${text.trimEnd()}\n\n## Results\n\n${block}\n`);
+	else writeFileSync(file, text.slice(0, start) + block + text.slice(end + END.length));
 }
