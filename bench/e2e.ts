@@ -9,7 +9,11 @@ import { PROJECT_ROOT as ROOT, RESULTS_DIR, writeJson } from './paths';
 import { median, round } from './report';
 import type { TriggerResult, TriggerStats } from './report';
 
-const [RUNS, POSTS, CONCURRENCY] = [Math.max(1, Number(process.env.BENCH_RUNS ?? 5)), Number(process.env.BENCH_POSTS ?? 1000), Number(process.env.BENCH_CONCURRENCY ?? 50)];
+const [RUNS, POSTS, CONCURRENCY] = [
+	Math.max(1, Number(process.env.BENCH_RUNS ?? 5)),
+	Number(process.env.BENCH_POSTS ?? 1000),
+	Number(process.env.BENCH_CONCURRENCY ?? 50),
+];
 /* eslint-disable @typescript-eslint/no-require-imports */
 const runtime = require(join(ROOT, 'scripts/n8n-runtime.js'));
 const workflows = require(join(ROOT, 'test-e2e/support/workflows.js'));
@@ -34,7 +38,10 @@ function n8nCpuMs(n8n: any): number {
 async function executionsSince(n8n: any, workflowId: string, since: number): Promise<Execution[]> {
 	const found: Execution[] = [];
 	for (let cursor = ''; ; ) {
-		const { data, nextCursor } = await n8n.api('GET', `/executions?workflowId=${workflowId}&includeData=false&limit=250${cursor && `&cursor=${encodeURIComponent(cursor)}`}`);
+		const { data, nextCursor } = await n8n.api(
+			'GET',
+			`/executions?workflowId=${workflowId}&includeData=false&limit=250${cursor && `&cursor=${encodeURIComponent(cursor)}`}`,
+		);
 		const newer = (data as Execution[]).filter((e) => Date.parse(e.startedAt) >= since);
 		found.push(...newer);
 		if (newer.length < data.length || !nextCursor) return found;
@@ -59,14 +66,25 @@ async function runOnce(n8n: any, receiver: Receiver, dispatcher: Agent, posts: n
 	for (let lastCount = -1, stableSince = Date.now(); ; await runtime.delay(250)) {
 		executions = await executionsSince(n8n, receiver.workflowId, since);
 		const finished = executions.filter((e) => e.stoppedAt && e.status !== 'running' && e.status !== 'new');
-		if ((finished.length >= posts && finished.length === executions.length) || (executions.length === lastCount && Date.now() - stableSince > 15_000)) break;
+		if (
+			(finished.length >= posts && finished.length === executions.length) ||
+			(executions.length === lastCount && Date.now() - stableSince > 15_000)
+		)
+			break;
 		if (executions.length !== lastCount) [lastCount, stableSince] = [executions.length, Date.now()];
 	}
 	// CPU until the executions finished (the polling of the public API above is included, the same for every receiver).
 	const cpuPerPostMs = (n8nCpuMs(n8n) - cpu0) / posts;
 	const succeeded = executions.filter((e) => e.status === 'success');
 	const lastStop = Math.max(...succeeded.map((e) => Date.parse(e.stoppedAt ?? e.startedAt)));
-	return { cpuPerPostMs, intakeMs, processedMs: succeeded.length ? lastStop - since : NaN, non200, executions: succeeded.length, lost: posts - non200 - succeeded.length };
+	return {
+		cpuPerPostMs,
+		intakeMs,
+		processedMs: succeeded.length ? lastStop - since : NaN,
+		non200,
+		executions: succeeded.length,
+		lost: posts - non200 - succeeded.length,
+	};
 }
 /** n8n with this package (or BENCH_TARBALL) and the floor trigger, every execution kept (pruning could remove some while they are counted); never left behind. */
 async function startN8n(userFolder: string): Promise<any> {
@@ -74,7 +92,10 @@ async function startN8n(userFolder: string): Promise<any> {
 	const floorDir = join(ROOT, '.build', 'pack-floor');
 	rmSync(floorDir, { recursive: true, force: true });
 	mkdirSync(floorDir, { recursive: true });
-	const packed = execFileSync('npm', ['pack', '--json', '--pack-destination', floorDir], { cwd: join(ROOT, 'bench', 'fixtures', 'floor-trigger'), encoding: 'utf8' });
+	const packed = execFileSync('npm', ['pack', '--json', '--pack-destination', floorDir], {
+		cwd: join(ROOT, 'bench', 'fixtures', 'floor-trigger'),
+		encoding: 'utf8',
+	});
 	const floor = join(floorDir, JSON.parse(packed.slice(packed.indexOf('[')))[0].filename);
 	const pairs = (process.env.BENCH_N8N_ENV ?? '').split(',').filter((pair) => pair.includes('='));
 	const env = {
@@ -102,22 +123,45 @@ async function receivers(n8n: any): Promise<Receiver[]> {
 	const trigger = workflows.triggerNode('Platform Event', { events: ['callResult'], registerOnPublish: false });
 	if (process.env.BENCH_TRIGGER_VERSION) trigger.typeVersion = Number(process.env.BENCH_TRIGGER_VERSION);
 	const ours = await publish(n8n, 'ours', trigger, workflows.triggerUrl(n8n, trigger, 'call-result'), {}, 400);
-	const node = (name: string, type: string, typeVersion: number, parameters: object) => ({ id: randomUUID(), name, type, typeVersion, position: [0, 0], webhookId: randomUUID(), parameters });
+	const node = (name: string, type: string, typeVersion: number, parameters: object) => ({
+		id: randomUUID(),
+		name,
+		type,
+		typeVersion,
+		position: [0, 0],
+		webhookId: randomUUID(),
+		parameters,
+	});
 	const path = `bench-call-result-${randomUUID().slice(0, 8)}`;
-	const theirs = await publish(n8n, 'webhook', node('Webhook', 'n8n-nodes-base.webhook', 2, { httpMethod: 'POST', path, responseMode: 'onReceived', options: {} }), `${n8n.url}/webhook/${path}`, { probe: true }, 200);
+	const theirs = await publish(
+		n8n,
+		'webhook',
+		node('Webhook', 'n8n-nodes-base.webhook', 2, { httpMethod: 'POST', path, responseMode: 'onReceived', options: {} }),
+		`${n8n.url}/webhook/${path}`,
+		{ probe: true },
+		200,
+	);
 	const floorNode = node('Floor Trigger', 'n8n-nodes-bench-floor-trigger.floorTrigger', 1, {});
-	return [ours, await publish(n8n, 'floor', floorNode, `${n8n.url}/webhook/${floorNode.webhookId}/call-result`, { probe: true }, 200), theirs];
+	return [
+		ours,
+		await publish(n8n, 'floor', floorNode, `${n8n.url}/webhook/${floorNode.webhookId}/call-result`, { probe: true }, 200),
+		theirs,
+	];
 }
 /** A warm-up, then RUNS rounds in an order rotated every round (each receiver first, second and third equally often); BENCH_E2E_ONLY: one receiver. */
 async function measure(n8n: any, all: Receiver[], dispatcher: Agent): Promise<Record<ReceiverKey, RunResult[]>> {
 	const results: Record<ReceiverKey, RunResult[]> = { ours: [], floor: [], webhook: [] };
 	for (let round = -1; round < RUNS; round++) {
 		const shift = ((round % all.length) + all.length) % all.length;
-		for (const receiver of [...all.slice(shift), ...all.slice(0, shift)].filter((r) => !process.env.BENCH_E2E_ONLY || r.key === process.env.BENCH_E2E_ONLY)) {
+		for (const receiver of [...all.slice(shift), ...all.slice(0, shift)].filter(
+			(r) => !process.env.BENCH_E2E_ONLY || r.key === process.env.BENCH_E2E_ONLY,
+		)) {
 			// The warm-up (JIT, first executions, SQLite) needs no 1,000 posts: 100 do.
 			const r = await runOnce(n8n, receiver, dispatcher, round < 0 ? Math.min(100, POSTS) : POSTS);
 			const facts = `processed ${r.processedMs.toFixed(0)} ms, ${r.executions} executions, ${r.non200} non-200, ${r.lost} lost`;
-			log(`${round < 0 ? 'warm-up' : `run ${round + 1}`} ${receiver.key}: intake ${r.intakeMs.toFixed(0)} ms, n8n CPU ${r.cpuPerPostMs.toFixed(1)} ms per POST, ${facts}`);
+			log(
+				`${round < 0 ? 'warm-up' : `run ${round + 1}`} ${receiver.key}: intake ${r.intakeMs.toFixed(0)} ms, n8n CPU ${r.cpuPerPostMs.toFixed(1)} ms per POST, ${facts}`,
+			);
 			if (round >= 0) results[receiver.key].push(r);
 		}
 	}
@@ -125,8 +169,20 @@ async function measure(n8n: any, all: Receiver[], dispatcher: Agent): Promise<Re
 }
 function summary(runs: RunResult[]): TriggerStats {
 	const of = <K extends keyof RunResult>(key: K): number[] => runs.map((r) => r[key]);
-	const [medianMs, processedMedianMs, cpuPerPostMedianMs] = [round(median(of('intakeMs'))), Math.round(median(of('processedMs'))), round(median(of('cpuPerPostMs')))];
-	return { medianMs, runsMs: of('intakeMs').map(Math.round), processedMedianMs, cpuPerPostMedianMs, executions: of('executions'), non200: of('non200'), lost: of('lost') };
+	const [medianMs, processedMedianMs, cpuPerPostMedianMs] = [
+		round(median(of('intakeMs'))),
+		Math.round(median(of('processedMs'))),
+		round(median(of('cpuPerPostMs'))),
+	];
+	return {
+		medianMs,
+		runsMs: of('intakeMs').map(Math.round),
+		processedMedianMs,
+		cpuPerPostMedianMs,
+		executions: of('executions'),
+		non200: of('non200'),
+		lost: of('lost'),
+	};
 }
 
 async function main(): Promise<void> {
@@ -137,7 +193,12 @@ async function main(): Promise<void> {
 		const results = await measure(n8n, await receivers(n8n), dispatcher);
 		if (process.env.BENCH_E2E_ONLY) return log(`BENCH_E2E_ONLY=${process.env.BENCH_E2E_ONLY}: nothing written`);
 		const output: TriggerResult = {
-			measuredAt: new Date().toISOString(), posts: POSTS, concurrency: CONCURRENCY, ours: summary(results.ours), floor: summary(results.floor), webhook: summary(results.webhook),
+			measuredAt: new Date().toISOString(),
+			posts: POSTS,
+			concurrency: CONCURRENCY,
+			ours: summary(results.ours),
+			floor: summary(results.floor),
+			webhook: summary(results.webhook),
 			notes: [
 				`n8n ${n8n.version} (scripts/n8n-runtime.js), SQLite, one main process, ${RUNS} runs per receiver after a warm-up, the order of the three receivers rotated every round.`,
 				'Floor = a minimal community trigger (bench/fixtures/floor-trigger: one static POST webhook, outputs the body), installed beside this package.',

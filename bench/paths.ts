@@ -10,6 +10,8 @@ export function writeJson(file: string, value: unknown): void {
 }
 /** n8n-nodes-base from the pinned n8n of the e2e tooling (scripts/n8n-install.js), or only the nodes, installed by hand in .tools/bench-nodes-base. */
 export function nodesBaseDir(): string | undefined {
-	const dirs = [process.env.N8N_TOOLS_DIR ?? '.tools/n8n', '.tools/bench-nodes-base'].map((base) => resolve(PROJECT_ROOT, base, 'node_modules', 'n8n-nodes-base'));
+	const dirs = [process.env.N8N_TOOLS_DIR ?? '.tools/n8n', '.tools/bench-nodes-base'].map((base) =>
+		resolve(PROJECT_ROOT, base, 'node_modules', 'n8n-nodes-base'),
+	);
 	return dirs.find((dir) => existsSync(join(dir, 'dist', 'nodes', 'HttpRequest', 'HttpRequest.node.js')));
 }

@@ -3,7 +3,11 @@
 import { readFileSync } from 'node:fs';
 
 type Frame = { functionName: string; url: string; lineNumber: number };
-const AREAS = new Map([['(garbage collector)', 'GC'], ['(idle)', 'idle'], ['(program)', 'program (V8 internals)']]);
+const AREAS = new Map([
+	['(garbage collector)', 'GC'],
+	['(idle)', 'idle'],
+	['(program)', 'program (V8 internals)'],
+]);
 function area({ url, functionName: name }: Frame): string {
 	if (AREAS.has(name) || !url) return AREAS.get(name) ?? 'native / builtins';
 	if (url.startsWith('node:')) return 'node core';
@@ -19,7 +23,11 @@ const add = <K>(map: Map<K, number>, key: K, time: number): void => void map.set
 
 const [file, topArg, filter] = process.argv.slice(2);
 const top = Number(topArg ?? 25);
-const profile = JSON.parse(readFileSync(file, 'utf8')) as { nodes: Array<{ id: number; callFrame: Frame; children?: number[] }>; samples: number[]; timeDeltas: number[] };
+const profile = JSON.parse(readFileSync(file, 'utf8')) as {
+	nodes: Array<{ id: number; callFrame: Frame; children?: number[] }>;
+	samples: number[];
+	timeDeltas: number[];
+};
 const byId = new Map(profile.nodes.map((node) => [node.id, node]));
 const parent = new Map<number, number>();
 for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
@@ -38,10 +46,18 @@ for (const [id, time] of self) {
 }
 const print = (title: string, map: Map<string, number>, keep = (_name: string) => true): void => {
 	console.log(title);
-	const rows = [...map].filter(([name]) => keep(name)).sort((a, b) => b[1] - a[1]).slice(0, top);
-	for (const [name, t] of rows) console.log(`  ${((t / total) * 100).toFixed(1).padStart(5)}%  ${(t / 1000).toFixed(0).padStart(6)} ms  ${name}`);
+	const rows = [...map]
+		.filter(([name]) => keep(name))
+		.sort((a, b) => b[1] - a[1])
+		.slice(0, top);
+	for (const [name, t] of rows)
+		console.log(`  ${((t / total) * 100).toFixed(1).padStart(5)}%  ${(t / 1000).toFixed(0).padStart(6)} ms  ${name}`);
 };
 console.log(`profile ${file}: ${(total / 1000).toFixed(0)} ms sampled`);
 print('\nself time by area', areas);
 print('\ntop functions, self time', selfByFn);
-print(`\ntop functions, inclusive time${filter ? ` (matching "${filter}")` : ''}`, inclusiveByFn, (name) => !filter || name.includes(filter));
+print(
+	`\ntop functions, inclusive time${filter ? ` (matching "${filter}")` : ''}`,
+	inclusiveByFn,
+	(name) => !filter || name.includes(filter),
+);

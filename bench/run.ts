@@ -15,26 +15,57 @@ import { median, renderMarkdown, round, updatePerformanceDoc } from './report';
 import type { BenchResults, ClientStats, ScenarioResult } from './report';
 
 const list = (name: string, value: string): string[] => (process.env[name] ?? value).split(',').map((s) => s.trim());
-const [RUNS, PROFILE_DIR] = [Math.max(1, Number(process.env.BENCH_RUNS ?? 5)), process.env.BENCH_PROFILE && resolve(process.env.BENCH_PROFILE)];
-const [VARIANTS, ONLY_CLIENTS] = [list('BENCH_VARIANTS', '').filter(Boolean).map((entry) => entry.split('=')), process.env.BENCH_CLIENTS ? list('BENCH_CLIENTS', '') : undefined];
+const [RUNS, PROFILE_DIR] = [
+	Math.max(1, Number(process.env.BENCH_RUNS ?? 5)),
+	process.env.BENCH_PROFILE && resolve(process.env.BENCH_PROFILE),
+];
+const [VARIANTS, ONLY_CLIENTS] = [
+	list('BENCH_VARIANTS', '')
+		.filter(Boolean)
+		.map((entry) => entry.split('=')),
+	process.env.BENCH_CLIENTS ? list('BENCH_CLIENTS', '') : undefined,
+];
 const log = (...args: unknown[]): void => console.log(`[bench ${new Date().toISOString().slice(11, 19)}]`, ...args);
 /** Return All of up to SHORT_LIST_MAX (20 to 150 ms a run): 5 runs after one warm-up measure the JIT and the noise more than the clients. */
 const [SHORT_RUNS, SHORT_WARMUPS, SHORT_LIST_MAX] = [Math.max(RUNS, Number(process.env.BENCH_SHORT_RUNS ?? 21)), 3, 10000];
 /** Case 4 is `npm run bench:e2e`; case 8 (durable.ts) runs only when named. */
 const ALL_CASES = '1,2,3,5,6,7';
 const CASES = new Set(list('BENCH_CASES', ALL_CASES));
-const [SIZES, LATENCIES, DIAL_CAPS] = [list('BENCH_SIZES', '1000,10000,100000'), list('BENCH_LATENCIES', '0,20'), list('BENCH_DIAL_CAPS', '5,20')].map((l) => l.map(Number));
-const [PAGE_SIZE, CALLER, FANOUT_CALLS, FANOUT_BATCH, STATUS_CALLS, CREATE_ITEMS, STATUS_MAX_PERSIST_DELAY_MS] = [500, '+390212345678', 1000, 50, 100, 1000, 4000] as const;
+const [SIZES, LATENCIES, DIAL_CAPS] = [
+	list('BENCH_SIZES', '1000,10000,100000'),
+	list('BENCH_LATENCIES', '0,20'),
+	list('BENCH_DIAL_CAPS', '5,20'),
+].map((l) => l.map(Number));
+const [PAGE_SIZE, CALLER, FANOUT_CALLS, FANOUT_BATCH, STATUS_CALLS, CREATE_ITEMS, STATUS_MAX_PERSIST_DELAY_MS] = [
+	500,
+	'+390212345678',
+	1000,
+	50,
+	100,
+	1000,
+	4000,
+] as const;
 /** Case 7: calls of 50 to 85 s (a sales campaign's) on a clock DIAL_SPEED times faster, each line used DIAL_CALLS_PER_LINE times a run; the default Status Check Interval (5 s) scaled alike. */
 const [DIAL_SPEED, DIAL_CALL_SEC, DIAL_CALLS_PER_LINE, DIAL_INTERVAL_SEC] = [60, [50, 85] as [number, number], 20, 5 / 60];
 type RunRecord = { ms: number; cpuMs: number; output: RunOutput; startedAt: number };
 /** runs, warmups: RUNS and 1 unless short; before: prepares the sandbox and says what to run; after: reads the sandbox. */
 interface Scenario {
-	id: string; label: string; clients: ClientName[]; runs?: number; warmups?: number;
+	id: string;
+	label: string;
+	clients: ClientName[];
+	runs?: number;
+	warmups?: number;
 	before: (run: number, warmup: boolean) => Promise<RunSpec>;
 	after: (record: RunRecord) => Promise<Record<string, number>>;
 }
-type Client = { key: string; child: ChildProcess; ready: { rssMB?: number; detail?: Record<string, unknown> }; warm?: RunRecord; runs: Array<RunRecord & { checks: Record<string, number> }>; peakRssMB?: number };
+type Client = {
+	key: string;
+	child: ChildProcess;
+	ready: { rssMB?: number; detail?: Record<string, unknown> };
+	warm?: RunRecord;
+	runs: Array<RunRecord & { checks: Record<string, number> }>;
+	peakRssMB?: number;
+};
 /** A worker's answer to a message (an error if it exits). */
 async function ask(child: ChildProcess, message: object): Promise<any> {
 	child.send(message);
@@ -64,7 +95,9 @@ async function runScenario(scenario: Scenario): Promise<Record<string, ClientSta
 	const clients: Client[] = [];
 	for (const name of names) {
 		clients.push(await start(name, name, scenario.id));
-		if (name.startsWith('ours')) for (const [variant, dir] of VARIANTS) clients.push(await start(`${name}@${variant}`, name, `${scenario.id}-${variant}`, resolve(dir)));
+		if (name.startsWith('ours'))
+			for (const [variant, dir] of VARIANTS)
+				clients.push(await start(`${name}@${variant}`, name, `${scenario.id}-${variant}`, resolve(dir)));
 	}
 	try {
 		for (let run = -(scenario.warmups ?? 1); run < (scenario.runs ?? RUNS); run++) {
@@ -89,17 +122,31 @@ function statsOf({ key, ready, warm, runs, peakRssMB }: Client): ClientStats {
 	const [wall, cpu] = [runs.map((r) => r.ms), runs.map((r) => r.cpuMs)];
 	const checks = Object.fromEntries(Object.keys(runs[0]?.checks ?? {}).map((name) => [name, runs.map((r) => r.checks[name])]));
 	const s: ClientStats = {
-		medianMs: round(median(wall), 2), runsMs: wall.map((v) => round(v, 2)), medianCpuMs: round(median(cpu), 2), runsCpuMs: cpu.map((v) => round(v, 2)), warmupMs: round(warm?.ms ?? NaN, 2),
-		items: runs.map((r) => r.output.items), outputItems: runs[0]?.output.outputItems ?? 0, checks, baselineRssMB: ready.rssMB ?? NaN, peakRssMB: peakRssMB ?? NaN, detail: ready.detail ?? {},
+		medianMs: round(median(wall), 2),
+		runsMs: wall.map((v) => round(v, 2)),
+		medianCpuMs: round(median(cpu), 2),
+		runsCpuMs: cpu.map((v) => round(v, 2)),
+		warmupMs: round(warm?.ms ?? NaN, 2),
+		items: runs.map((r) => r.output.items),
+		outputItems: runs[0]?.output.outputItems ?? 0,
+		checks,
+		baselineRssMB: ready.rssMB ?? NaN,
+		peakRssMB: peakRssMB ?? NaN,
+		detail: ready.detail ?? {},
 	};
-	const facts = Object.entries(checks).map(([k, v]) => `${k}=${v.join('/')}`).join(' ');
-	log(`  ${key.padEnd(20)} median ${String(s.medianMs).padStart(9)} ms (CPU ${s.medianCpuMs} ms)  runs ${s.runsMs.join(' ')}  ${facts}  peak RSS ${s.peakRssMB} MB`);
+	const facts = Object.entries(checks)
+		.map(([k, v]) => `${k}=${v.join('/')}`)
+		.join(' ');
+	log(
+		`  ${key.padEnd(20)} median ${String(s.medianMs).padStart(9)} ms (CPU ${s.medianCpuMs} ms)  runs ${s.runsMs.join(' ')}  ${facts}  peak RSS ${s.peakRssMB} MB`,
+	);
 	return s;
 }
 
 const countRequests = (sandbox: PlatformSandbox, method: string, prefix: string, status?: number): number =>
 	sandbox.journal.filter((e) => e.method === method && e.path.startsWith(prefix) && (status === undefined || e.status === status)).length;
-const destinations = (count: number, offset = 0): string[] => Array.from({ length: count }, (_v, i) => `+1415${String(5_000_000 + offset + i).padStart(7, '0')}`);
+const destinations = (count: number, offset = 0): string[] =>
+	Array.from({ length: count }, (_v, i) => `+1415${String(5_000_000 + offset + i).padStart(7, '0')}`);
 /** The sandbox reset (journals cleared, no latency), with one caller assistant; the target with its key. */
 function withCaller(sandbox: PlatformSandbox, base: Target): Target {
 	sandbox.reset();
@@ -115,7 +162,10 @@ async function caseList(sandbox: PlatformSandbox, target: Target): Promise<Scena
 			const all: ClientName[] = ['ours', 'helperLoop', 'http', 'httpSplitOut', 'rawUndici', 'rawUndiciGlobal'];
 			const clients = latency === 0 ? all : all.filter((c) => c !== 'httpSplitOut' && c !== 'rawUndiciGlobal');
 			const stats = await runScenario({
-				id: `list-${n}-${latency}ms`, label: `Case 1, Return All ${n} assistants, +${latency} ms`, clients, ...(n <= SHORT_LIST_MAX ? { runs: SHORT_RUNS, warmups: SHORT_WARMUPS } : {}),
+				id: `list-${n}-${latency}ms`,
+				label: `Case 1, Return All ${n} assistants, +${latency} ms`,
+				clients,
+				...(n <= SHORT_LIST_MAX ? { runs: SHORT_RUNS, warmups: SHORT_WARMUPS } : {}),
 				before: async (_run, warmup) => {
 					sandbox.setLatency(warmup ? 0 : latency);
 					sandbox.clearJournal();
@@ -123,7 +173,10 @@ async function caseList(sandbox: PlatformSandbox, target: Target): Promise<Scena
 				},
 				after: async ({ output }) => {
 					if (output.items !== n) throw new Error(`list returned ${output.items} of ${n}`);
-					return { requests: countRequests(sandbox, 'GET', '/api/v1/assistants'), non200: sandbox.journal.filter((e) => e.status !== 200).length };
+					return {
+						requests: countRequests(sandbox, 'GET', '/api/v1/assistants'),
+						non200: sandbox.journal.filter((e) => e.status !== 200).length,
+					};
 				},
 			});
 			results.push({ case: 'list', n, latencyMs: latency, expectedRequests: Math.ceil(n / PAGE_SIZE), clients: stats });
@@ -136,14 +189,19 @@ async function caseFanout(sandbox: PlatformSandbox, base: Target): Promise<Scena
 	const results: ScenarioResult[] = [];
 	for (const latency of LATENCIES) {
 		const clients = await runScenario({
-			id: `fanout-${latency}ms`, label: `Case 2, campaign fan-out ${FANOUT_CALLS} calls, +${latency} ms`, clients: ['ours', 'oursBatch', 'rawUndici', 'rawUndiciConcurrent', 'http'],
+			id: `fanout-${latency}ms`,
+			label: `Case 2, campaign fan-out ${FANOUT_CALLS} calls, +${latency} ms`,
+			clients: ['ours', 'oursBatch', 'rawUndici', 'rawUndiciConcurrent', 'http'],
 			before: async (_run, warmup) => {
 				const target = withCaller(sandbox, base);
 				sandbox.setLatency(warmup ? 0 : latency);
 				return { kind: 'place', target, callerId: CALLER, destinations: destinations(FANOUT_CALLS), batchSize: FANOUT_BATCH };
 			},
 			after: async ({ output, ms }) => {
-				const [posts, accepted] = [countRequests(sandbox, 'POST', '/webhook/outbound_call'), countRequests(sandbox, 'POST', '/webhook/outbound_call', 200)];
+				const [posts, accepted] = [
+					countRequests(sandbox, 'POST', '/webhook/outbound_call'),
+					countRequests(sandbox, 'POST', '/webhook/outbound_call', 200),
+				];
 				if (accepted !== output.items) throw new Error(`${accepted} POSTs accepted, ${output.items} items`);
 				return { posts, accepted, callsPerSecond: round(output.items / (ms / 1000), 1) };
 			},
@@ -167,16 +225,29 @@ async function caseStatus(sandbox: PlatformSandbox, base: Target): Promise<Scena
 	const persistAt = new Map<string, number>();
 	const place = async (target: Target, dst: string): Promise<void> => {
 		const headers = { 'x-apikey-secret-service': base.outboundKey, 'content-type': 'application/json' };
-		const res = await request(`${base.url}/webhook/outbound_call`, { method: 'POST', headers, body: JSON.stringify({ dst, callerId: CALLER, assistantApiKey: target.assistantKey }) });
+		const res = await request(`${base.url}/webhook/outbound_call`, {
+			method: 'POST',
+			headers,
+			body: JSON.stringify({ dst, callerId: CALLER, assistantApiKey: target.assistantKey }),
+		});
 		const id = ((await res.body.json()) as { internal_id: string }).internal_id;
 		persistAt.set(id, sandbox.state.calls.get(id)!.persistAt);
 	};
 	const clients = await runScenario({
-		id: 'status', label: `Case 3, status wait for ${STATUS_CALLS} calls, persist delays 0-${STATUS_MAX_PERSIST_DELAY_MS} ms`, clients: ['ours', 'oursBatch'],
+		id: 'status',
+		label: `Case 3, status wait for ${STATUS_CALLS} calls, persist delays 0-${STATUS_MAX_PERSIST_DELAY_MS} ms`,
+		clients: ['ours', 'oursBatch'],
 		before: async (run, warmup) => {
 			const target = withCaller(sandbox, base);
 			const [random, numbers] = [prng(1000 + Math.max(0, run)), destinations(warmup ? 10 : STATUS_CALLS)];
-			for (const dst of numbers) sandbox.setDialOutcome({ dst, dialstatus: 'ANSWER', ringMs: 300, durationSec: 1, persistDelayMs: warmup ? 100 : Math.round(random() * STATUS_MAX_PERSIST_DELAY_MS) });
+			for (const dst of numbers)
+				sandbox.setDialOutcome({
+					dst,
+					dialstatus: 'ANSWER',
+					ringMs: 300,
+					durationSec: 1,
+					persistDelayMs: warmup ? 100 : Math.round(random() * STATUS_MAX_PERSIST_DELAY_MS),
+				});
 			persistAt.clear();
 			await Promise.all(numbers.map((dst) => place(target, dst)));
 			sandbox.clearJournal();
@@ -185,7 +256,10 @@ async function caseStatus(sandbox: PlatformSandbox, base: Target): Promise<Scena
 		after: async ({ output, ms, startedAt }) => {
 			const ideal = Math.max(0, Math.max(...persistAt.values()) - startedAt);
 			if (output.items !== persistAt.size) throw new Error(`${output.items} of ${persistAt.size} records read`);
-			const [statusRequests, notFound] = [countRequests(sandbox, 'GET', '/getDialstatus/'), countRequests(sandbox, 'GET', '/getDialstatus/', 404)];
+			const [statusRequests, notFound] = [
+				countRequests(sandbox, 'GET', '/getDialstatus/'),
+				countRequests(sandbox, 'GET', '/getDialstatus/', 404),
+			];
 			return { statusRequests, notFound, idealMs: Math.round(ideal), overshootMs: Math.round(ms - ideal) };
 		},
 	});
@@ -195,14 +269,17 @@ async function caseStatus(sandbox: PlatformSandbox, base: Target): Promise<Scena
 async function caseCreate(sandbox: PlatformSandbox, target: Target): Promise<ScenarioResult[]> {
 	const names = Array.from({ length: CREATE_ITEMS }, (_v, i) => `Bench assistant ${i}`);
 	const clients = await runScenario({
-		id: 'create', label: `Case 6, Assistant → Create for ${CREATE_ITEMS} items`, clients: ['ours', 'oursBatch', 'rawUndici', 'http'],
+		id: 'create',
+		label: `Case 6, Assistant → Create for ${CREATE_ITEMS} items`,
+		clients: ['ours', 'oursBatch', 'rawUndici', 'http'],
 		before: async () => {
 			sandbox.reset();
 			return { kind: 'create', target, names, batchSize: FANOUT_BATCH };
 		},
 		after: async ({ output }) => {
 			const created = countRequests(sandbox, 'POST', '/api/v1/assistants', 201);
-			if (created !== CREATE_ITEMS || output.items !== CREATE_ITEMS) throw new Error(`${created} POSTs created an assistant, ${output.items} items of ${CREATE_ITEMS}`);
+			if (created !== CREATE_ITEMS || output.items !== CREATE_ITEMS)
+				throw new Error(`${created} POSTs created an assistant, ${output.items} items of ${CREATE_ITEMS}`);
 			return { posts: countRequests(sandbox, 'POST', '/api/v1/assistants'), created };
 		},
 	});
@@ -214,13 +291,23 @@ async function caseDial(sandbox: PlatformSandbox, base: Target): Promise<Scenari
 	for (const cap of DIAL_CAPS) {
 		const calls = cap * DIAL_CALLS_PER_LINE;
 		const clients = await runScenario({
-			id: `dial-${cap}`, label: `Case 7, Max Calls in Flight ${cap}, ${calls} calls of ${DIAL_CALL_SEC.join('-')} s (clock ${DIAL_SPEED}x)`, clients: ['ours'], runs: Math.min(RUNS, 3),
+			id: `dial-${cap}`,
+			label: `Case 7, Max Calls in Flight ${cap}, ${calls} calls of ${DIAL_CALL_SEC.join('-')} s (clock ${DIAL_SPEED}x)`,
+			clients: ['ours'],
+			runs: Math.min(RUNS, 3),
 			before: async (run, warmup) => {
 				const target = withCaller(sandbox, base);
 				sandbox.setDialOutcome({ dialstatus: 'ANSWER', ringMs: 0, durationSec: DIAL_CALL_SEC, persistDelayMs: 0 });
 				sandbox.setAccountLimit(cap);
 				// Other numbers every run: each call's length is drawn from the range per number.
-				return { kind: 'dial', target, callerId: CALLER, destinations: destinations(warmup ? cap * 2 : calls, 100_000 * (run + 2)), cap, intervalSeconds: DIAL_INTERVAL_SEC };
+				return {
+					kind: 'dial',
+					target,
+					callerId: CALLER,
+					destinations: destinations(warmup ? cap * 2 : calls, 100_000 * (run + 2)),
+					cap,
+					intervalSeconds: DIAL_INTERVAL_SEC,
+				};
 			},
 			after: async ({ output }) => {
 				const { calls: made, refusals } = sandbox.callJournal;
@@ -229,9 +316,19 @@ async function caseDial(sandbox: PlatformSandbox, base: Target): Promise<Scenari
 				if (inFlight > cap || refusals.length > 0) throw new Error(`${inFlight} calls at once, ${refusals.length} refused (cap ${cap})`);
 				const span = Math.max(...made.map((c) => c.endedAt)) - Math.min(...made.map((c) => c.startedAt));
 				const meanMs = made.reduce((sum, c) => sum + (c.endedAt - c.startedAt), 0) / made.length;
-				const [perMinute, ideal, reads] = [(made.length * 60_000) / span, (cap * 60_000) / meanMs, countRequests(sandbox, 'GET', '/getDialstatus/')];
+				const [perMinute, ideal, reads] = [
+					(made.length * 60_000) / span,
+					(cap * 60_000) / meanMs,
+					countRequests(sandbox, 'GET', '/getDialstatus/'),
+				];
 				const rates = { callsPerMinute: round(perMinute, 2), idealPerMinute: round(ideal, 2), ofIdeal: round(perMinute / ideal, 3) };
-				return { calls: made.length, meanCallSec: round(meanMs / 1000, 1), ...rates, statusReadsPerCall: round(reads / made.length, 1), maxInFlight: inFlight };
+				return {
+					calls: made.length,
+					meanCallSec: round(meanMs / 1000, 1),
+					...rates,
+					statusReadsPerCall: round(reads / made.length, 1),
+					maxInFlight: inFlight,
+				};
 			},
 		});
 		results.push({ case: 'dial', n: calls, latencyMs: 0, cap, speed: DIAL_SPEED, intervalSeconds: DIAL_INTERVAL_SEC, clients });
@@ -244,7 +341,9 @@ function casePackage(): BenchResults['package'] {
 	const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith('npm_')));
 	const build = spawnSync('npm', ['run', 'build'], { cwd: ROOT, env, encoding: 'utf8' });
 	if (build.status !== 0) throw new Error(`npm run build failed:\n${build.stdout}\n${build.stderr}`);
-	const [packed] = JSON.parse(execFileSync('npm', ['pack', '--dry-run', '--json'], { cwd: ROOT, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] })) as Array<Record<string, number>>;
+	const [packed] = JSON.parse(
+		execFileSync('npm', ['pack', '--dry-run', '--json'], { cwd: ROOT, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }),
+	) as Array<Record<string, number>>;
 	const { n8n } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { n8n: { nodes: string[]; credentials: string[] } };
 	const files = [...n8n.credentials, ...n8n.nodes].map((f) => join(ROOT, f));
 	const script = `const t0 = process.hrtime.bigint(); require(${JSON.stringify(require.resolve('n8n-workflow', { paths: [ROOT] }))}); const t1 = process.hrtime.bigint();
@@ -253,33 +352,80 @@ function casePackage(): BenchResults['package'] {
 	const runs: Array<{ workflowMs: number; oursMs: number; processMs: number }> = [];
 	for (let i = -1; i < RUNS; i++) {
 		const t = process.hrtime.bigint();
-		const out = JSON.parse(execFileSync(process.execPath, ['-e', script], { cwd: ROOT, encoding: 'utf8' })) as { workflowMs: number; oursMs: number };
+		const out = JSON.parse(execFileSync(process.execPath, ['-e', script], { cwd: ROOT, encoding: 'utf8' })) as {
+			workflowMs: number;
+			oursMs: number;
+		};
 		if (i >= 0) runs.push({ ...out, processMs: Number(process.hrtime.bigint() - t) / 1e6 });
 	}
 	const medianOf = (key: keyof (typeof runs)[number]): number => round(median(runs.map((r) => r[key])), 1);
-	const result = { tarballBytes: packed.size, unpackedBytes: packed.unpackedSize, files: packed.entryCount, requireFiles: files.length, requireOursMedianMs: medianOf('oursMs') };
-	log(`  tarball ${result.tarballBytes} B, ${result.files} files; require ours ${result.requireOursMedianMs} ms (n8n-workflow ${medianOf('workflowMs')} ms)`);
+	const result = {
+		tarballBytes: packed.size,
+		unpackedBytes: packed.unpackedSize,
+		files: packed.entryCount,
+		requireFiles: files.length,
+		requireOursMedianMs: medianOf('oursMs'),
+	};
+	log(
+		`  tarball ${result.tarballBytes} B, ${result.files} files; require ours ${result.requireOursMedianMs} ms (n8n-workflow ${medianOf('workflowMs')} ms)`,
+	);
 	return { ...result, requireN8nWorkflowMedianMs: medianOf('workflowMs'), processMedianMs: medianOf('processMs'), runs };
 }
 
 function newResults(nodesBase: string): BenchResults {
 	const read = (file: string): string => (JSON.parse(readFileSync(file, 'utf8')) as { version: string }).version;
-	const versionOf = (pkg: string, from = ROOT): string => (existsSync(join(from, 'node_modules', pkg, 'package.json')) ? read(join(from, 'node_modules', pkg, 'package.json')) : 'not installed');
+	const versionOf = (pkg: string, from = ROOT): string =>
+		existsSync(join(from, 'node_modules', pkg, 'package.json')) ? read(join(from, 'node_modules', pkg, 'package.json')) : 'not installed';
 	const git = (...args: string[]) => spawnSync('git', args, { cwd: ROOT, encoding: 'utf8' });
 	const [rev, dirty] = [git('rev-parse', '--short', 'HEAD'), git('status', '--porcelain', '--', 'nodes', 'credentials')];
 	const revision = rev.status !== 0 ? 'unknown' : rev.stdout.trim() + (dirty.stdout?.trim() ? ' (nodes/credentials modified)' : '');
-	const settings = { runs: RUNS, warmups: 1, shortRuns: SHORT_RUNS, shortWarmups: SHORT_WARMUPS, shortListMax: SHORT_LIST_MAX, pageSize: PAGE_SIZE, latenciesMs: LATENCIES, fanoutBatchSize: FANOUT_BATCH };
-	const machine = { nproc: os.availableParallelism(), cpu: os.cpus()[0]?.model ?? 'unknown', memoryGB: round(os.totalmem() / 1024 ** 3, 1), node: process.version,
-		platform: `${os.platform()} ${os.release()}`, loadAverageAtStart: os.loadavg().map((v) => round(v, 2)) };
-	const versions = { package: read(join(ROOT, 'package.json')), revision, 'n8n-core': versionOf('n8n-core'), 'n8n-workflow': versionOf('n8n-workflow'),
-		'n8n-nodes-base': versionOf('n8n-nodes-base', resolve(nodesBase, '..', '..')), undici: versionOf('undici') };
-	return { generatedAt: new Date().toISOString(), durationSec: 0, settings, machine, versions, nodesBaseDir: nodesBase.replace(ROOT + '/', ''), list: [], fanout: [], status: [], create: [], dial: [] };
+	const settings = {
+		runs: RUNS,
+		warmups: 1,
+		shortRuns: SHORT_RUNS,
+		shortWarmups: SHORT_WARMUPS,
+		shortListMax: SHORT_LIST_MAX,
+		pageSize: PAGE_SIZE,
+		latenciesMs: LATENCIES,
+		fanoutBatchSize: FANOUT_BATCH,
+	};
+	const machine = {
+		nproc: os.availableParallelism(),
+		cpu: os.cpus()[0]?.model ?? 'unknown',
+		memoryGB: round(os.totalmem() / 1024 ** 3, 1),
+		node: process.version,
+		platform: `${os.platform()} ${os.release()}`,
+		loadAverageAtStart: os.loadavg().map((v) => round(v, 2)),
+	};
+	const versions = {
+		package: read(join(ROOT, 'package.json')),
+		revision,
+		'n8n-core': versionOf('n8n-core'),
+		'n8n-workflow': versionOf('n8n-workflow'),
+		'n8n-nodes-base': versionOf('n8n-nodes-base', resolve(nodesBase, '..', '..')),
+		undici: versionOf('undici'),
+	};
+	return {
+		generatedAt: new Date().toISOString(),
+		durationSec: 0,
+		settings,
+		machine,
+		versions,
+		nodesBaseDir: nodesBase.replace(ROOT + '/', ''),
+		list: [],
+		fanout: [],
+		status: [],
+		create: [],
+		dial: [],
+	};
 }
 /** The named cases, in the order 1, 2, 3, 6, 7, 5, 8, each on a sandbox of its own (1 and 2 share one). */
 async function runCases(results: BenchResults): Promise<void> {
 	const withSandbox = async <T>(options: SandboxOptions, run: (sandbox: PlatformSandbox, base: Target) => Promise<T>): Promise<T> => {
 		const sandbox = await PlatformSandbox.start({ port: 0, clock: 'manual', seed: { demo: false }, ...options });
-		return run(sandbox, { url: sandbox.url, portalKey: sandbox.portalKey, outboundKey: sandbox.outboundKey, assistantKey: '' }).finally(() => sandbox.stop());
+		return run(sandbox, { url: sandbox.url, portalKey: sandbox.portalKey, outboundKey: sandbox.outboundKey, assistantKey: '' }).finally(
+			() => sandbox.stop(),
+		);
 	};
 	const has = (c: string): boolean => CASES.has(c);
 	if (has('1') || has('2')) {
@@ -297,10 +443,15 @@ async function runCases(results: BenchResults): Promise<void> {
 	writeJson(join(RESULTS_DIR, 'durable.json'), { measuredAt: new Date().toISOString(), loadAverage: os.loadavg(), durable });
 }
 
-const [DOC, RESULTS_FILE, TRIGGER_FILE] = [join(ROOT, 'docs', 'performance.md'), join(RESULTS_DIR, 'results.json'), join(RESULTS_DIR, 'results-e2e.json')];
+const [DOC, RESULTS_FILE, TRIGGER_FILE] = [
+	join(ROOT, 'docs', 'performance.md'),
+	join(RESULTS_DIR, 'results.json'),
+	join(RESULTS_DIR, 'results-e2e.json'),
+];
 const readResults = (file: string): any => JSON.parse(readFileSync(file, 'utf8'));
 /** Case 4 is measured by `npm run bench:e2e` and merged from its own results file when present. */
-const withTrigger = (results: BenchResults): BenchResults => (existsSync(TRIGGER_FILE) ? { ...results, trigger: readResults(TRIGGER_FILE) } : results);
+const withTrigger = (results: BenchResults): BenchResults =>
+	existsSync(TRIGGER_FILE) ? { ...results, trigger: readResults(TRIGGER_FILE) } : results;
 /** Writes results.json and the generated block: docs/performance.md only from every case, BENCH_OUT and BENCH_NO_WRITE elsewhere. */
 function write(results: BenchResults): void {
 	const markdown = renderMarkdown(results);
@@ -316,7 +467,8 @@ function write(results: BenchResults): void {
 	// A partial run (BENCH_CASES) keeps the other cases of the previous full run.
 	const previous = merged ? (readResults(RESULTS_FILE) as BenchResults) : undefined;
 	const keys = { 1: 'list', 2: 'fanout', 3: 'status', 5: 'package', 6: 'create', 7: 'dial' } as const;
-	for (const [c, key] of Object.entries(keys)) if (previous && !CASES.has(c)) Object.assign(results, { [key]: previous[key] ?? results[key] });
+	for (const [c, key] of Object.entries(keys))
+		if (previous && !CASES.has(c)) Object.assign(results, { [key]: previous[key] ?? results[key] });
 	writeJson(RESULTS_FILE, results);
 	writeFileSync(join(RESULTS_DIR, 'performance.md'), renderMarkdown(results) + '\n');
 	const kept = 'docs/performance.md left as it is (it takes every case: npm run bench:e2e, then npm run bench)';
@@ -334,7 +486,10 @@ async function main(): Promise<void> {
 	}
 	const [started, nodesBase] = [Date.now(), nodesBaseDir()];
 	const fallback = '`npm install --prefix .tools/bench-nodes-base --ignore-scripts --no-audit --no-fund n8n-nodes-base@2.41.1`';
-	if (!nodesBase) throw new Error(`n8n-nodes-base is not installed. Run \`npm run n8n:install\` (the pinned n8n of the e2e tooling), or install only the nodes: ${fallback}.`);
+	if (!nodesBase)
+		throw new Error(
+			`n8n-nodes-base is not installed. Run \`npm run n8n:install\` (the pinned n8n of the e2e tooling), or install only the nodes: ${fallback}.`,
+		);
 	const results = newResults(nodesBase);
 	await runCases(results);
 	if (CASES.has('8') && CASES.size === 1) return log(`case 8 done: ${join(RESULTS_DIR, 'durable.json')}`);
