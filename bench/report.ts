@@ -94,8 +94,8 @@ export function median(values: number[]): number {
 	return sorted.length === 0 ? NaN : sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }
 export const round = (value: number, digits = 1): number => Math.round(value * 10 ** digits) / 10 ** digits;
-/** Client labels; 'ours@fixA' (a BENCH_VARIANTS run) is 'our node [fixA]'. */
-const LABELS: Record<string, string> = {
+/** Client labels (the clients compared, clients.ts); 'ours@fixA' (a BENCH_VARIANTS run) is 'our node [fixA]'. */
+export const LABELS = {
 	ours: 'our node',
 	helperLoop: 'floor: n8n helper loop (diagnostic)',
 	oursBatch: 'our node, Batching',
@@ -108,7 +108,7 @@ const LABELS: Record<string, string> = {
 const label = (key: string): string =>
 	key
 		.split('@')
-		.map((part, i) => (i ? ` [${part}]` : (LABELS[part] ?? part)))
+		.map((part, i) => (i ? ` [${part}]` : ((LABELS as Record<string, string>)[part] ?? part)))
 		.join('');
 const finite = (value: number | undefined): value is number => value !== undefined && Number.isFinite(value);
 const fmt = (value: number | undefined, digits = 2): string => (finite(value) ? value.toFixed(digits) : 'n/a');
@@ -118,14 +118,39 @@ const cpuRatio = (a?: ClientStats, b?: ClientStats): number | undefined => (a &&
 const same = (values?: number[]): string =>
 	!values?.length ? 'n/a' : values.every((v) => v === values[0]) ? String(values[0]) : values.join('/');
 const n = (value: number): string => value.toLocaleString('en-US');
-const runs = (c: ClientStats): string => c.runsMs.map(ms).join(', ');
-const rss = (c: ClientStats): string => `${fmt(c.peakRssMB, 0)} (${fmt(c.baselineRssMB, 0)})`;
-/** One table row, and a header with its alignment line ('r' right-aligned, 'l' left). */
 const row = (...cells: Array<string | number>): string => `| ${cells.join(' | ')} |`;
-const head = (align: string, names: string): string[] => [
-	row(...names.split('|')),
+
+/** A table: its header, the alignment line ('r' right-aligned, 'l' left) and a row per value, a cell per column. */
+type Column<T> = [header: string, cell: (value: T) => string | number];
+const table = <T>(align: string, columns: Array<Column<T>>, values: T[]): string[] => [
+	row(...columns.map(([header]) => header)),
 	`|${[...align].map((a) => (a === 'r' ? '---:' : '---')).join('|')}|`,
+	...values.map((value) => row(...columns.map(([, cell]) => cell(value)))),
 ];
+/** A scenario's row, or one of its clients' (a key of its clients, and its stats). */
+type At = { s: ScenarioResult };
+type Of = At & { key: string; c: ClientStats };
+const scenarios = (list: ScenarioResult[] = []): At[] => list.map((s) => ({ s }));
+const clientsOf = (list: ScenarioResult[] = []): Of[] => list.flatMap((s) => Object.entries(s.clients).map(([key, c]) => ({ s, key, c })));
+const wall = (header: string, a: string, b: string, x = ''): Column<At> => [
+	header,
+	({ s }) => fmt(ratio(s.clients[a], s.clients[b]), x ? 1 : 2) + x,
+];
+const cpu = (header: string, a: string, b: string): Column<At> => [header, ({ s }) => fmt(cpuRatio(s.clients[a], s.clients[b]))];
+const speedUp = wall('sequential / Batching (speed-up)', 'ours', 'oursBatch', 'x');
+const [items, latency]: Array<Column<At>> = [
+	['Items', ({ s }) => n(s.n)],
+	['Added latency', ({ s }) => `${s.latencyMs} ms`],
+];
+const [client, wallMs, cpuMs, runs, rss]: Array<Column<Of>> = [
+	['Client', ({ key }) => label(key)],
+	['Median', ({ c }) => `${ms(c.medianMs)} ms`],
+	['Median CPU', ({ c }) => `${ms(c.medianCpuMs)} ms`],
+	['Runs (ms)', ({ c }) => c.runsMs.map(ms).join(', ')],
+	['Peak RSS MB (baseline)', ({ c }) => `${fmt(c.peakRssMB, 0)} (${fmt(c.baselineRssMB, 0)})`],
+];
+const perSecond = (header: string): Column<Of> => [header, ({ s, c }) => fmt((s.n * 1000) / c.medianMs, 0)];
+const check = (header: string, name: string): Column<Of> => [header, ({ c }) => same(c.checks[name])];
 
 type Target = [name: string, measured: string, ok: boolean | undefined];
 /** A ratio of wall times within a limit, stated with its CPU ratio; and a check that held on every run. */
@@ -135,21 +160,20 @@ const within = (name: string, a: ClientStats | undefined, b: ClientStats | undef
 	a && b ? ratio(a, b)! <= limit : undefined,
 ];
 const held = (name: string, ok: boolean): Target => [name, ok ? 'yes' : 'no', ok];
+const everyRun = (list: ScenarioResult[], ok: (c: ClientStats, s: ScenarioResult) => boolean): boolean =>
+	list.every((s) => Object.values(s.clients).every((c) => ok(c, s)));
 
 function targets(r: BenchResults): string[] {
 	const targets: Target[] = [];
-	for (const { n: items, latencyMs, clients: c } of r.list) {
-		const limit = latencyMs === 0 ? 2.0 : 1.1;
-		targets.push(within(`Case 1, ${n(items)} items, +${latencyMs} ms: ours ≤ ${limit.toFixed(2)}x raw undici`, c.ours, c.rawUndici, limit));
+	for (const { n: count, latencyMs, clients: c } of r.list) {
+		const [limit, at] = [latencyMs === 0 ? 2.0 : 1.1, `Case 1, ${n(count)} items, +${latencyMs} ms`];
+		targets.push(within(`${at}: ours ≤ ${limit.toFixed(2)}x raw undici`, c.ours, c.rawUndici, limit));
 		const splitOut = c.httpSplitOut ? `; vs HTTP Request + Split Out ${fmt(ratio(c.ours, c.httpSplitOut))}x` : '';
-		if (c.http)
-			targets.push(
-				within(`Case 1, ${n(items)} items, +${latencyMs} ms: ours not slower than the HTTP Request node`, c.ours, c.http, 1.0, splitOut),
-			);
+		if (c.http) targets.push(within(`${at}: ours not slower than the HTTP Request node`, c.ours, c.http, 1.0, splitOut));
 	}
 	const counted = ['ours', 'http', 'httpSplitOut', 'rawUndici', 'rawUndiciGlobal'];
 	const requestsOk = r.list.every((s) =>
-		counted.every((name) => !s.clients[name] || s.clients[name].checks.requests.every((v) => v === s.expectedRequests)),
+		counted.every((key) => s.clients[key]?.checks.requests.every((v) => v === s.expectedRequests) ?? true),
 	);
 	if (r.list.length) targets.push(held('Case 1: requests sent = ceil(N / 500) on every run of every client', requestsOk));
 	for (const { latencyMs, batchSize, clients: c } of r.fanout) {
@@ -158,22 +182,17 @@ function targets(r: BenchResults): string[] {
 		const name = `Case 2, +${latencyMs} ms: Batching (${batchSize} per batch, interval 0) ≥ 5x faster than sequential`;
 		if (latencyMs > 0) targets.push([name, `${fmt(speedup, 1)}x`, speedup === undefined ? undefined : speedup >= 5]);
 	}
-	const postsOk = r.fanout.every((s) => Object.values(s.clients).every((c) => c.checks.accepted.every((v) => v === s.n)));
+	const postsOk = everyRun(r.fanout, (c, s) => c.checks.accepted.every((v) => v === s.n));
 	if (r.fanout.length) targets.push(held(`Case 2: POSTs received = ${n(FANOUT)} on every run of every client`, postsOk));
 	for (const s of r.create ?? []) {
 		targets.push(within(`Case 6: ours sequential ≤ 1.5x raw sequential`, s.clients.ours, s.clients.rawUndici, 1.5));
-		const createdOk = Object.values(s.clients).every(
-			(c) => c.checks.created.every((v) => v === s.n) && c.checks.posts.every((v) => v === s.n),
-		);
+		const createdOk = everyRun([s], (c) => [...c.checks.created, ...c.checks.posts].every((v) => v === s.n));
 		targets.push(held(`Case 6: POSTs sent = assistants created = ${n(s.n)} on every run of every client`, createdOk));
 	}
 	for (const s of r.dial ?? []) {
 		const ofIdeal = median(s.clients.ours?.checks.ofIdeal ?? []);
-		targets.push([
-			`Case 7, Max Calls in Flight ${s.cap}: calls a minute ≥ 0.9 of the ideal N × 60 / T`,
-			`${fmt(ofIdeal)} of ideal`,
-			Number.isFinite(ofIdeal) ? ofIdeal >= 0.9 : undefined,
-		]);
+		const name = `Case 7, Max Calls in Flight ${s.cap}: calls a minute ≥ 0.9 of the ideal N × 60 / T`;
+		targets.push([name, `${fmt(ofIdeal)} of ideal`, Number.isFinite(ofIdeal) ? ofIdeal >= 0.9 : undefined]);
 	}
 	const t = r.trigger;
 	const lost = t && [...t.ours.lost, ...(t.floor?.lost ?? []), ...t.webhook.lost].reduce((a, b) => a + b, 0);
@@ -188,135 +207,94 @@ function targets(r: BenchResults): string[] {
 	];
 }
 
-function caseList(r: BenchResults): string[] {
-	const pairs = (c: Record<string, ClientStats>) => [
-		[c.ours, c.rawUndici],
-		[c.ours, c.http],
-		[c.ours, c.httpSplitOut],
-		[c.http, c.rawUndici],
-		[c.helperLoop, c.rawUndici],
-		[c.ours, c.helperLoop],
-		[c.rawUndiciGlobal, c.rawUndici],
-	];
-	return [
-		'### Case 1: Return All (page size 500)\n\nRatios of median wall times (lower is better for the first named):\n',
-		...head(
-			'rrrrrrrrrrr',
-			'Items|Added latency|ours / raw undici|ours / HTTP Request|ours / HTTP Request + Split Out|HTTP Request / raw|floor / raw|ours / floor|raw global dispatcher / raw Agent|CPU: ours / raw|CPU: ours / HTTP Request',
-		),
-		...r.list.map(({ n: items, latencyMs, clients: c }) =>
-			row(
-				n(items),
-				`${latencyMs} ms`,
-				...pairs(c).map(([a, b]) => fmt(ratio(a, b))),
-				fmt(cpuRatio(c.ours, c.rawUndici)),
-				fmt(cpuRatio(c.ours, c.http)),
-			),
-		),
-		'\n"floor" is a diagnostic, not a product: a minimal programmatic node that calls `httpRequestWithAuthentication` in a plain cursor loop with our credential, i.e. the least any n8n node can spend. ' +
-			'CPU = user + system CPU time of the client process during the run (far less sensitive to other load on the machine than wall time).\n',
-		'Absolute: median wall time, per-request time (median / requests), requests sent per run, peak RSS of the client process (its RSS after loading, before the first run, in parentheses):\n',
-		...head(
-			'rrlrrrlrrr',
-			'Items|Added latency|Client|Median|Per request|Median CPU|Runs (ms)|Requests (expected)|Output items|Peak RSS MB (baseline)',
-		),
-		...r.list.flatMap((s) =>
-			Object.entries(s.clients).map(([name, c]) => {
-				const perRequest = `${fmt(c.medianMs / (c.checks.requests?.[0] ?? NaN))} ms`;
-				return row(
-					n(s.n),
-					`${s.latencyMs} ms`,
-					label(name),
-					`${ms(c.medianMs)} ms`,
-					perRequest,
-					`${ms(c.medianCpuMs)} ms`,
-					runs(c),
-					`${same(c.checks.requests)} (${s.expectedRequests})`,
-					n(c.outputItems),
-					rss(c),
-				);
-			}),
-		),
-		'',
-	];
-}
+const caseList = (r: BenchResults): string[] => [
+	'### Case 1: Return All (page size 500)\n\nRatios of median wall times (lower is better for the first named):\n',
+	...table(
+		'rrrrrrrrrrr',
+		[
+			items,
+			latency,
+			wall('ours / raw undici', 'ours', 'rawUndici'),
+			wall('ours / HTTP Request', 'ours', 'http'),
+			wall('ours / HTTP Request + Split Out', 'ours', 'httpSplitOut'),
+			wall('HTTP Request / raw', 'http', 'rawUndici'),
+			wall('floor / raw', 'helperLoop', 'rawUndici'),
+			wall('ours / floor', 'ours', 'helperLoop'),
+			wall('raw global dispatcher / raw Agent', 'rawUndiciGlobal', 'rawUndici'),
+			cpu('CPU: ours / raw', 'ours', 'rawUndici'),
+			cpu('CPU: ours / HTTP Request', 'ours', 'http'),
+		],
+		scenarios(r.list),
+	),
+	'\n"floor" is a diagnostic, not a product: a minimal programmatic node that calls `httpRequestWithAuthentication` in a plain cursor loop with our credential, i.e. the least any n8n node can spend. ' +
+		'CPU = user + system CPU time of the client process during the run (far less sensitive to other load on the machine than wall time).\n',
+	'Absolute: median wall time, per-request time (median / requests), requests sent per run, peak RSS of the client process (its RSS after loading, before the first run, in parentheses):\n',
+	...table(
+		'rrlrrrlrrr',
+		[
+			items,
+			latency,
+			client,
+			wallMs,
+			['Per request', ({ c }) => `${fmt(c.medianMs / (c.checks.requests?.[0] ?? NaN))} ms`],
+			cpuMs,
+			runs,
+			['Requests (expected)', ({ s, c }) => `${same(c.checks.requests)} (${s.expectedRequests})`],
+			['Output items', ({ c }) => n(c.outputItems)],
+			rss,
+		],
+		clientsOf(r.list),
+	),
+	'',
+];
 
-function caseFanout(r: BenchResults): string[] {
-	const ratios = (c: Record<string, ClientStats>) => [
-		fmt(ratio(c.ours, c.rawUndici)),
-		`${fmt(ratio(c.ours, c.oursBatch), 1)}x`,
-		fmt(ratio(c.oursBatch, c.rawUndiciConcurrent)),
-		fmt(ratio(c.oursBatch, c.http)),
-		fmt(cpuRatio(c.ours, c.rawUndici)),
-	];
-	const absolute = (s: ScenarioResult) =>
-		Object.entries(s.clients).map(([name, c]) =>
-			row(
-				`${s.latencyMs} ms`,
-				label(name),
-				`${ms(c.medianMs)} ms`,
-				fmt((s.n * 1000) / c.medianMs, 0),
-				`${ms(c.medianCpuMs)} ms`,
-				runs(c),
-				same(c.checks.accepted),
-				rss(c),
-			),
-		);
-	return [
-		`### Case 2: campaign fan-out, ${n(FANOUT)} Place Call items\n`,
-		...head(
-			'rrrrrr',
-			'Added latency|ours sequential / raw sequential|sequential / Batching (speed-up)|ours Batching / raw 50 concurrent|ours Batching / HTTP Request|CPU: ours sequential / raw sequential',
-		),
-		...r.fanout.map(({ latencyMs, clients }) => row(`${latencyMs} ms`, ...ratios(clients))),
-		'',
-		...head('rlrrrlrr', 'Added latency|Client|Median|Calls/s|Median CPU|Runs (ms)|POSTs received|Peak RSS MB (baseline)'),
-		...r.fanout.flatMap(absolute),
-		`\nOur node: Outbound Call → Place Call, \`dst\` from the item; Batching = Settings > Request Options > Batching, ${r.fanout[0].batchSize} items per batch, interval 0. ` +
-			'HTTP Request node: POST with Header Auth, JSON body from fields, default options (it sends every item at once).\n',
-	];
-}
+const caseFanout = (r: BenchResults): string[] => [
+	`### Case 2: campaign fan-out, ${n(FANOUT)} Place Call items\n`,
+	...table(
+		'rrrrrr',
+		[
+			latency,
+			wall('ours sequential / raw sequential', 'ours', 'rawUndici'),
+			speedUp,
+			wall('ours Batching / raw 50 concurrent', 'oursBatch', 'rawUndiciConcurrent'),
+			wall('ours Batching / HTTP Request', 'oursBatch', 'http'),
+			cpu('CPU: ours sequential / raw sequential', 'ours', 'rawUndici'),
+		],
+		scenarios(r.fanout),
+	),
+	'',
+	...table(
+		'rlrrrlrr',
+		[latency, client, wallMs, perSecond('Calls/s'), cpuMs, runs, check('POSTs received', 'accepted'), rss],
+		clientsOf(r.fanout),
+	),
+	`\nOur node: Outbound Call → Place Call, \`dst\` from the item; Batching = Settings > Request Options > Batching, ${r.fanout[0].batchSize} items per batch, interval 0. ` +
+		'HTTP Request node: POST with Header Auth, JSON body from fields, default options (it sends every item at once).\n',
+];
 
-function caseStatus({ n: calls, maxPersistDelayMs, clients }: ScenarioResult): string[] {
-	return [
-		`### Case 3: status wait, ${calls} calls, records persisted at random 0-${maxPersistDelayMs} ms after each call ends\n`,
-		'Call Status → Get with Wait for Call Record (defaults: Initial Delay 2000 ms, doubling, Max Wait 300 s). Ideal = when the last record was persisted, counted from the start of the node.\n',
-		...head(
-			'lrrrrrr',
-			'Variant|Total wait / ideal|Median total wait|Median ideal|Median overshoot|Status requests (ideal 100)|of which 404',
-		),
-		...Object.entries(clients).map(([name, c]) => {
-			const variant = `${label(name)}${name === 'oursBatch' ? ` (${calls} per batch)` : ' (default, one item at a time)'}`;
-			const waits = [`${ms(c.medianMs)} ms`, `${ms(median(c.checks.idealMs))} ms`, `${ms(median(c.checks.overshootMs))} ms`];
-			return row(
-				variant,
-				fmt(median(c.runsMs.map((v, i) => v / c.checks.idealMs[i]))),
-				...waits,
-				same(c.checks.statusRequests),
-				same(c.checks.notFound),
-			);
-		}),
-		'',
-	];
-}
+const caseStatus = (r: BenchResults): string[] => [
+	`### Case 3: status wait, ${r.status[0].n} calls, records persisted at random 0-${r.status[0].maxPersistDelayMs} ms after each call ends\n`,
+	'Call Status → Get with Wait for Call Record (defaults: Initial Delay 2000 ms, doubling, Max Wait 300 s). Ideal = when the last record was persisted, counted from the start of the node.\n',
+	...table(
+		'lrrrrrr',
+		[
+			['Variant', ({ s, key }) => `${label(key)}${key === 'oursBatch' ? ` (${s.n} per batch)` : ' (default, one item at a time)'}`],
+			['Total wait / ideal', ({ c }) => fmt(median(c.runsMs.map((v, i) => v / c.checks.idealMs[i])))],
+			['Median total wait', ({ c }) => `${ms(c.medianMs)} ms`],
+			['Median ideal', ({ c }) => `${ms(median(c.checks.idealMs))} ms`],
+			['Median overshoot', ({ c }) => `${ms(median(c.checks.overshootMs))} ms`],
+			check('Status requests (ideal 100)', 'statusRequests'),
+			check('of which 404', 'notFound'),
+		],
+		clientsOf(r.status.slice(0, 1)),
+	),
+	'',
+];
 
+const RECEIVERS = { ours: 'Assistant Platform Trigger', floor: 'floor: minimal community trigger', webhook: 'n8n Webhook node' };
 function caseTrigger(t: TriggerResult): string[] {
-	const names = { ours: 'Assistant Platform Trigger', floor: 'floor: minimal community trigger', webhook: 'n8n Webhook node' };
-	const rows = (['ours', 'floor', 'webhook'] as const).flatMap((key) => {
-		const x = t[key];
-		const cpu = x?.cpuPerPostMedianMs === undefined ? 'n/a' : `${fmt(x.cpuPerPostMedianMs, 1)} ms`;
-		const rates = (x: TriggerStats) => [
-			fmt((t.posts * 1000) / x.medianMs, 0),
-			x.runsMs.join(', '),
-			`${ms(x.processedMedianMs)} ms`,
-			fmt((t.posts * 1000) / x.processedMedianMs, 0),
-			cpu,
-		];
-		return x
-			? [row(names[key], `${ms(x.medianMs)} ms`, ...rates(x), `${same(x.executions)} (${t.posts})`, same(x.non200), same(x.lost))]
-			: [];
-	});
 	const { ours, floor, webhook } = t;
+	const rate = (value: number): string => fmt((t.posts * 1000) / value, 0);
 	const cpu = (a?: TriggerStats, b?: TriggerStats): number | undefined =>
 		a?.cpuPerPostMedianMs && b?.cpuPerPostMedianMs ? a.cpuPerPostMedianMs / b.cpuPerPostMedianMs : undefined;
 	const [vsWebhook, vsFloor] = [cpu(ours, webhook), cpu(ours, floor)];
@@ -324,13 +302,25 @@ function caseTrigger(t: TriggerResult): string[] {
 		vsFloor === undefined
 			? ''
 			: `; n8n CPU per POST ours / floor ${fmt(vsFloor)}, floor / Webhook node ${fmt(floor!.cpuPerPostMedianMs! / (webhook.cpuPerPostMedianMs ?? NaN))}`;
+	const receivers = (['ours', 'floor', 'webhook'] as const).filter((key) => t[key]).map((key) => ({ key, x: t[key]! }));
 	return [
 		`${n(t.posts)} call-result POSTs, concurrency ${t.concurrency}, measured ${t.measuredAt}.\n`,
-		...head(
+		...table(
 			'lrrlrrrrrr',
-			'Receiver|Intake median|POSTs/s|Runs (ms)|All executions finished (median)|Executions/s|n8n CPU per POST|Successful executions per run (expected)|Not 200|Lost',
+			[
+				['Receiver', ({ key }) => RECEIVERS[key]],
+				['Intake median', ({ x }) => `${ms(x.medianMs)} ms`],
+				['POSTs/s', ({ x }) => rate(x.medianMs)],
+				['Runs (ms)', ({ x }) => x.runsMs.join(', ')],
+				['All executions finished (median)', ({ x }) => `${ms(x.processedMedianMs)} ms`],
+				['Executions/s', ({ x }) => rate(x.processedMedianMs)],
+				['n8n CPU per POST', ({ x }) => (x.cpuPerPostMedianMs === undefined ? 'n/a' : `${fmt(x.cpuPerPostMedianMs, 1)} ms`)],
+				['Successful executions per run (expected)', ({ x }) => `${same(x.executions)} (${t.posts})`],
+				['Not 200', ({ x }) => same(x.non200)],
+				['Lost', ({ x }) => same(x.lost)],
+			],
+			receivers,
 		),
-		...rows,
 		`\nThroughput ratio ours / Webhook node: intake ${fmt(webhook.medianMs / ours.medianMs)}, executions ${fmt(webhook.processedMedianMs / ours.processedMedianMs)}` +
 			`${vsWebhook === undefined ? '' : `; n8n CPU per POST ours / Webhook node ${fmt(vsWebhook)}`}.`,
 		...(floor
@@ -343,81 +333,83 @@ function caseTrigger(t: TriggerResult): string[] {
 	];
 }
 
-function caseCreate({ n: items, batchSize, clients: c }: ScenarioResult): string[] {
-	const ratios = [
-		fmt(ratio(c.ours, c.rawUndici)),
-		fmt(ratio(c.ours, c.http)),
-		fmt(ratio(c.oursBatch, c.http)),
-		`${fmt(ratio(c.ours, c.oursBatch), 1)}x`,
-		fmt(cpuRatio(c.ours, c.rawUndici)),
-		fmt(cpuRatio(c.ours, c.http)),
-	];
-	return [
-		`### Case 6: a write operation per item, Assistant → Create for ${n(items)} items\n`,
-		...head(
-			'rrrrrr',
-			'ours sequential / raw sequential|ours sequential / HTTP Request|ours Batching / HTTP Request|sequential / Batching (speed-up)|CPU: ours sequential / raw sequential|CPU: ours sequential / HTTP Request',
-		),
-		`${row(...ratios)}\n`,
-		...head('lrrrlrr', 'Client|Median|Items/s|Median CPU|Runs (ms)|POSTs (created)|Peak RSS MB (baseline)'),
-		...Object.entries(c).map(([name, x]) =>
-			row(
-				label(name),
-				`${ms(x.medianMs)} ms`,
-				fmt((items * 1000) / x.medianMs, 0),
-				`${ms(x.medianCpuMs)} ms`,
-				runs(x),
-				`${same(x.checks.posts)} (${same(x.checks.created)})`,
-				rss(x),
-			),
-		),
-		`\nOur node: Assistant → Create, Name from the item (one POST /api/v1/assistants each, the same body as the others: name, description "", mode "text"); Batching = ${batchSize} items per batch, interval 0. ` +
-			"HTTP Request node: POST with Bearer Auth, JSON body from fields, default options; it also outputs each assistant's API key, which ours replaces by a hint.\n",
-	];
-}
-
-function caseDial(dial: ScenarioResult[]): string[] {
-	const { speed, intervalSeconds } = dial[0];
-	return [
-		`### Case 7: calls in flight, Place Call with Max Calls in Flight N\n`,
-		`An account that allows N calls at once; calls of ${DIAL_RANGE} s (sandbox time; the clock runs ${speed}x faster than wall time), every call answered; ` +
-			`Status Check Interval ${fmt((intervalSeconds ?? NaN) * (speed ?? NaN), 0)} s of sandbox time (the default 5 s, scaled). ` +
-			'Ideal = N × 60 / T calls a minute (N lines always busy, T the mean call length); measured = calls / (last call end − first call start). Median of the runs.\n',
-		...head('rrrrrrrrl', 'N|Calls|Mean call T|Calls a minute|Ideal N × 60 / T|Of ideal|Status reads per call|Most at once|Runs (of ideal)'),
-		...dial.map(({ cap, n: calls, clients }) => {
-			const c = clients.ours.checks;
-			const medians = [
-				fmt(median(c.callsPerMinute)),
-				fmt(median(c.idealPerMinute)),
-				fmt(median(c.ofIdeal)),
-				fmt(median(c.statusReadsPerCall), 1),
-			];
-			return row(
-				String(cap),
-				n(calls),
-				`${fmt(median(c.meanCallSec), 1)} s`,
-				...medians,
-				same(c.maxInFlight),
-				c.ofIdeal.map((v) => fmt(v)).join(', '),
-			);
-		}),
-		'',
-	];
-}
-
-const casePackage = (p: NonNullable<BenchResults['package']>): string[] => [
-	'### Case 5: package cost\n',
-	...head(
+const caseCreate = (s: ScenarioResult): string[] => [
+	`### Case 6: a write operation per item, Assistant → Create for ${n(s.n)} items\n`,
+	...table(
 		'rrrrrr',
-		'Packed tarball|Unpacked|Files|Require + construct every node and credential (n8n-workflow preloaded)|Loading n8n-workflow itself|Fresh `node` process, whole',
+		[
+			wall('ours sequential / raw sequential', 'ours', 'rawUndici'),
+			wall('ours sequential / HTTP Request', 'ours', 'http'),
+			wall('ours Batching / HTTP Request', 'oursBatch', 'http'),
+			speedUp,
+			cpu('CPU: ours sequential / raw sequential', 'ours', 'rawUndici'),
+			cpu('CPU: ours sequential / HTTP Request', 'ours', 'http'),
+		],
+		[{ s }],
 	),
-	row(
-		`${n(p.tarballBytes)} B (${fmt(p.tarballBytes / 1024, 1)} kB)`,
-		`${n(p.unpackedBytes)} B`,
-		p.files,
-		`${p.requireOursMedianMs} ms (${p.requireFiles} files)`,
-		`${p.requireN8nWorkflowMedianMs} ms`,
-		`${p.processMedianMs} ms`,
+	'',
+	...table(
+		'lrrrlrr',
+		[
+			client,
+			wallMs,
+			perSecond('Items/s'),
+			cpuMs,
+			runs,
+			['POSTs (created)', ({ c }) => `${same(c.checks.posts)} (${same(c.checks.created)})`],
+			rss,
+		],
+		clientsOf([s]),
+	),
+	`\nOur node: Assistant → Create, Name from the item (one POST /api/v1/assistants each, the same body as the others: name, description "", mode "text"); Batching = ${s.batchSize} items per batch, interval 0. ` +
+		"HTTP Request node: POST with Bearer Auth, JSON body from fields, default options; it also outputs each assistant's API key, which ours replaces by a hint.\n",
+];
+
+/** Case 7's columns: the median of a check of our node over its runs. */
+const ofOurs = (header: string, name: string, digits = 2, unit = ''): Column<At> => [
+	header,
+	({ s }) => fmt(median(s.clients.ours.checks[name]), digits) + unit,
+];
+const caseDial = (dial: ScenarioResult[]): string[] => [
+	`### Case 7: calls in flight, Place Call with Max Calls in Flight N\n`,
+	`An account that allows N calls at once; calls of ${DIAL_RANGE} s (sandbox time; the clock runs ${dial[0].speed}x faster than wall time), every call answered; ` +
+		`Status Check Interval ${fmt((dial[0].intervalSeconds ?? NaN) * (dial[0].speed ?? NaN), 0)} s of sandbox time (the default 5 s, scaled). ` +
+		'Ideal = N × 60 / T calls a minute (N lines always busy, T the mean call length); measured = calls / (last call end − first call start). Median of the runs.\n',
+	...table(
+		'rrrrrrrrl',
+		[
+			['N', ({ s }) => String(s.cap)],
+			['Calls', ({ s }) => n(s.n)],
+			ofOurs('Mean call T', 'meanCallSec', 1, ' s'),
+			ofOurs('Calls a minute', 'callsPerMinute'),
+			ofOurs('Ideal N × 60 / T', 'idealPerMinute'),
+			ofOurs('Of ideal', 'ofIdeal'),
+			ofOurs('Status reads per call', 'statusReadsPerCall', 1),
+			['Most at once', ({ s }) => same(s.clients.ours.checks.maxInFlight)],
+			['Runs (of ideal)', ({ s }) => s.clients.ours.checks.ofIdeal.map((v) => fmt(v)).join(', ')],
+		],
+		scenarios(dial),
+	),
+	'',
+];
+
+type Package = NonNullable<BenchResults['package']>;
+const casePackage = (p: Package): string[] => [
+	'### Case 5: package cost\n',
+	...table<Package>(
+		'rrrrrr',
+		[
+			['Packed tarball', () => `${n(p.tarballBytes)} B (${fmt(p.tarballBytes / 1024, 1)} kB)`],
+			['Unpacked', () => `${n(p.unpackedBytes)} B`],
+			['Files', () => p.files],
+			[
+				'Require + construct every node and credential (n8n-workflow preloaded)',
+				() => `${p.requireOursMedianMs} ms (${p.requireFiles} files)`,
+			],
+			['Loading n8n-workflow itself', () => `${p.requireN8nWorkflowMedianMs} ms`],
+			['Fresh `node` process, whole', () => `${p.processMedianMs} ms`],
+		],
+		[p],
 	),
 	'',
 ];
@@ -437,7 +429,7 @@ export function renderMarkdown(r: BenchResults): string {
 		...targets(r),
 		...(r.list.length ? caseList(r) : []),
 		...(r.fanout.length ? caseFanout(r) : []),
-		...(r.status.length ? caseStatus(r.status[0]) : []),
+		...(r.status.length ? caseStatus(r) : []),
 		'### Case 4: trigger intake in a real n8n\n',
 		...(r.trigger ? caseTrigger(r.trigger) : ['Not measured by `npm run bench` (see "Case 4" below).', '']),
 		...(r.create ?? []).flatMap(caseCreate),
