@@ -1,7 +1,7 @@
 /** `npm run bench:campaign` (docs/performance.md, "Campaigns"). */
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
-import { PROJECT_ROOT as ROOT, RESULTS_DIR, writeJson } from './paths';
+import { fromRoot, logger, RESULTS_DIR, runMain, writeJson } from './paths';
 
 const [SPEED, ONLY, LIMIT, CONTACTS] = [
 	Number(process.env.BENCH_CAMPAIGN_SPEED ?? 20),
@@ -11,13 +11,11 @@ const [SPEED, ONLY, LIMIT, CONTACTS] = [
 ];
 const INTERVAL = Number(process.env.BENCH_CAMPAIGN_INTERVAL ?? 5) / SPEED;
 process.env.E2E_SKIP_COMPILE ??= '1'; // `npm run bench:campaign` compiled the sandbox with the rest
-/* eslint-disable @typescript-eslint/no-require-imports */
-const { startEnvironment } = require(join(ROOT, 'test-e2e/support/environment.js'));
-const { importExamples } = require(join(ROOT, 'test-e2e/support/examples.js'));
-const { waitUntilListening } = require(join(ROOT, 'test-e2e/support/workflows.js'));
-const { maxInFlight } = require(join(ROOT, '.build/sandbox/index.js'));
-/* eslint-enable @typescript-eslint/no-require-imports */
-const log = (line: string) => process.stdout.write(`[bench:campaign ${new Date().toISOString().slice(11, 19)}] ${line}\n`);
+const { startEnvironment } = fromRoot('test-e2e/support/environment.js');
+const { importExamples } = fromRoot('test-e2e/support/examples.js');
+const { waitUntilListening } = fromRoot('test-e2e/support/workflows.js');
+const { maxInFlight } = fromRoot('.build/sandbox/index.js');
+const log = logger('bench:campaign');
 /** Answered calls last 50 to 85 s in all: 1 to 3 s of ringing, then the conversation. */
 const [ANSWER, BUSY, NOANSWER] = [
 	{ dialstatus: 'ANSWER', ringMs: [1000, 3000], durationSec: [49, 82] },
@@ -174,7 +172,4 @@ async function main(): Promise<void> {
 	process.stdout.write(`\n${table}\n`);
 }
 
-main().catch((error) => {
-	console.error(error);
-	process.exitCode = 1;
-});
+runMain(main);

@@ -5,16 +5,10 @@
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 import type { Dispatcher } from 'undici';
 import type { ChainNode } from './engine';
+import type { LABELS } from './report';
 
-export type ClientName =
-	| 'ours'
-	| 'oursBatch'
-	| 'http'
-	| 'httpSplitOut'
-	| 'helperLoop'
-	| 'rawUndici'
-	| 'rawUndiciGlobal'
-	| 'rawUndiciConcurrent';
+/** The clients compared, named in the report's LABELS. */
+export type ClientName = keyof typeof LABELS;
 export type Target = { url: string; portalKey: string; outboundKey: string; assistantKey: string };
 /** list: Return All; place: Place Call per destination; status: Call Status → Get, waiting for each record; create: Assistant → Create per name; dial: Place Call, Max Calls in Flight `cap`. */
 export type RunSpec = { target: Target } & (

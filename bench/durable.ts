@@ -1,20 +1,17 @@
 /** Case 8 of `npm run bench` (docs/performance.md, "Durable campaign at scale"): example 6 on one real n8n per size. */
 import { execFileSync } from 'node:child_process';
-import { join } from 'node:path';
 import { maxInFlight } from '../sandbox';
 import type { PlatformSandbox } from '../sandbox';
-import { PROJECT_ROOT as ROOT } from './paths';
+import { fromRoot, logger } from './paths';
 
-/* eslint-disable @typescript-eslint/no-require-imports */
-const dc = require(join(ROOT, 'test-e2e/support/durableCampaign.js'));
-const { buildAndPack, delay: sleep } = require(join(ROOT, 'scripts/n8n-runtime.js'));
-const { publishTrigger } = require(join(ROOT, 'test-e2e/support/workflows.js'));
-/* eslint-enable @typescript-eslint/no-require-imports */
+const dc = fromRoot('test-e2e/support/durableCampaign.js');
+const { buildAndPack, delay: sleep } = fromRoot('scripts/n8n-runtime.js');
+const { publishTrigger } = fromRoot('test-e2e/support/workflows.js');
 const LINES = Number(process.env.BENCH_DURABLE_LINES ?? 10);
 const SPEED = Number(process.env.BENCH_DURABLE_SPEED ?? 4);
 const CHECK_SECONDS = Number(process.env.BENCH_DURABLE_CHECK ?? Math.max(0.1, Math.round(10 / SPEED) / 10)); // 1 s of sandbox time
 const MAX_MS = Number(process.env.BENCH_DURABLE_MAX_MINUTES ?? 50) * 60_000;
-const log = (line: string) => console.log(`[bench durable ${new Date().toISOString().slice(11, 19)}] ${line}`);
+const log = logger('bench durable');
 /** RSS (MB) and CPU time used so far (s) of n8n's process group (n8n and its task runner). */
 function groupUsage(pgid: number): { rssMB: number; cpuSec: number } {
 	const rows = execFileSync('ps', ['-eo', 'pgid=,rss=,times='], { encoding: 'utf8' })

@@ -5,19 +5,16 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Agent, request } from 'undici';
-import { PROJECT_ROOT as ROOT, RESULTS_DIR, writeJson } from './paths';
+import { fromRoot, PROJECT_ROOT as ROOT, RESULTS_DIR, runMain, writeJson } from './paths';
 import { median, round } from './report';
-import type { TriggerResult, TriggerStats } from './report';
+import type { TriggerResult, TriggerStats } from './results';
 
 const [RUNS, POSTS, CONCURRENCY] = [
 	Math.max(1, Number(process.env.BENCH_RUNS ?? 5)),
 	Number(process.env.BENCH_POSTS ?? 1000),
 	Number(process.env.BENCH_CONCURRENCY ?? 50),
 ];
-/* eslint-disable @typescript-eslint/no-require-imports */
-const runtime = require(join(ROOT, 'scripts/n8n-runtime.js'));
-const workflows = require(join(ROOT, 'test-e2e/support/workflows.js'));
-/* eslint-enable @typescript-eslint/no-require-imports */
+const [runtime, workflows] = [fromRoot('scripts/n8n-runtime.js'), fromRoot('test-e2e/support/workflows.js')];
 const log = runtime.makeLogger('bench:e2e');
 
 type ReceiverKey = 'ours' | 'floor' | 'webhook';
@@ -217,7 +214,4 @@ async function main(): Promise<void> {
 	}
 }
 
-main().catch((error) => {
-	console.error(error);
-	process.exitCode = 1;
-});
+runMain(main);

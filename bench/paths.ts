@@ -15,3 +15,18 @@ export function nodesBaseDir(): string | undefined {
 	);
 	return dirs.find((dir) => existsSync(join(dir, 'dist', 'nodes', 'HttpRequest', 'HttpRequest.node.js')));
 }
+/** A module of the project's JavaScript tooling (scripts/, test-e2e/support/), loaded from the project root. */
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+export const fromRoot = (path: string): any => require(join(PROJECT_ROOT, path));
+/** A log line's prefix: the script's tag and the time of day. */
+export const logger =
+	(tag: string) =>
+	(...args: unknown[]): void =>
+		console.log(`[${tag} ${new Date().toISOString().slice(11, 19)}]`, ...args);
+/** Runs a script's main; an error is printed and sets the exit code. */
+export function runMain(main: () => Promise<void>): void {
+	main().catch((error) => {
+		console.error(error);
+		process.exitCode = 1;
+	});
+}

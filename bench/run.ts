@@ -1,8 +1,8 @@
 /** `npm run bench` (docs/performance.md, "How it works"): the sandbox in this process, each client in one of its own (clients.ts). */
-import { execFileSync, fork, spawnSync } from 'node:child_process';
+import { fork } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import os from 'node:os';
 import { join, resolve } from 'node:path';
 import { request } from 'undici';
@@ -10,9 +10,10 @@ import { maxInFlight, PlatformSandbox } from '../sandbox';
 import type { SandboxOptions } from '../sandbox';
 import type { ClientName, RunOutput, RunSpec, Target } from './clients';
 import { caseDurable } from './durable';
-import { nodesBaseDir, PROJECT_ROOT as ROOT, RESULTS_DIR, writeJson } from './paths';
+import { logger, nodesBaseDir, RESULTS_DIR, runMain, writeJson } from './paths';
 import { median, renderMarkdown, round, updatePerformanceDoc } from './report';
-import type { BenchResults, ClientStats, ScenarioResult } from './report';
+import type { BenchResults, ClientStats, ScenarioResult } from './results';
+import { casePackage, DOC, newResults, readResults, RESULTS_FILE, withTrigger, write } from './context';
 
 const list = (name: string, value: string): string[] => (process.env[name] ?? value).split(',').map((s) => s.trim());
 const [RUNS, PROFILE_DIR] = [
@@ -25,7 +26,7 @@ const [VARIANTS, ONLY_CLIENTS] = [
 		.map((entry) => entry.split('=')),
 	process.env.BENCH_CLIENTS ? list('BENCH_CLIENTS', '') : undefined,
 ];
-const log = (...args: unknown[]): void => console.log(`[bench ${new Date().toISOString().slice(11, 19)}]`, ...args);
+const log = logger('bench');
 /** Return All of up to SHORT_LIST_MAX (20 to 150 ms a run): 5 runs after one warm-up measure the JIT and the noise more than the clients. */
 const [SHORT_RUNS, SHORT_WARMUPS, SHORT_LIST_MAX] = [Math.max(RUNS, Number(process.env.BENCH_SHORT_RUNS ?? 21)), 3, 10000];
 /** Case 4 is `npm run bench:e2e`; case 8 (durable.ts) runs only when named. */
@@ -335,90 +336,6 @@ async function caseDial(sandbox: PlatformSandbox, base: Target): Promise<Scenari
 	}
 	return results;
 }
-/** Case 5: npm run build, npm pack --dry-run; in a fresh process each run, after n8n-workflow (n8n has it loaded), the time to require every node and credential and construct each class. */
-function casePackage(): BenchResults['package'] {
-	log('Case 5, package cost: npm run build, npm pack --dry-run, require time');
-	const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith('npm_')));
-	const build = spawnSync('npm', ['run', 'build'], { cwd: ROOT, env, encoding: 'utf8' });
-	if (build.status !== 0) throw new Error(`npm run build failed:\n${build.stdout}\n${build.stderr}`);
-	const [packed] = JSON.parse(
-		execFileSync('npm', ['pack', '--dry-run', '--json'], { cwd: ROOT, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }),
-	) as Array<Record<string, number>>;
-	const { n8n } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { n8n: { nodes: string[]; credentials: string[] } };
-	const files = [...n8n.credentials, ...n8n.nodes].map((f) => join(ROOT, f));
-	const script = `const t0 = process.hrtime.bigint(); require(${JSON.stringify(require.resolve('n8n-workflow', { paths: [ROOT] }))}); const t1 = process.hrtime.bigint();
-		for (const file of ${JSON.stringify(files)}) for (const value of Object.values(require(file))) if (typeof value === 'function') new value();
-		process.stdout.write(JSON.stringify({ workflowMs: Number(t1 - t0) / 1e6, oursMs: Number(process.hrtime.bigint() - t1) / 1e6 }));`;
-	const runs: Array<{ workflowMs: number; oursMs: number; processMs: number }> = [];
-	for (let i = -1; i < RUNS; i++) {
-		const t = process.hrtime.bigint();
-		const out = JSON.parse(execFileSync(process.execPath, ['-e', script], { cwd: ROOT, encoding: 'utf8' })) as {
-			workflowMs: number;
-			oursMs: number;
-		};
-		if (i >= 0) runs.push({ ...out, processMs: Number(process.hrtime.bigint() - t) / 1e6 });
-	}
-	const medianOf = (key: keyof (typeof runs)[number]): number => round(median(runs.map((r) => r[key])), 1);
-	const result = {
-		tarballBytes: packed.size,
-		unpackedBytes: packed.unpackedSize,
-		files: packed.entryCount,
-		requireFiles: files.length,
-		requireOursMedianMs: medianOf('oursMs'),
-	};
-	log(
-		`  tarball ${result.tarballBytes} B, ${result.files} files; require ours ${result.requireOursMedianMs} ms (n8n-workflow ${medianOf('workflowMs')} ms)`,
-	);
-	return { ...result, requireN8nWorkflowMedianMs: medianOf('workflowMs'), processMedianMs: medianOf('processMs'), runs };
-}
-
-function newResults(nodesBase: string): BenchResults {
-	const read = (file: string): string => (JSON.parse(readFileSync(file, 'utf8')) as { version: string }).version;
-	const versionOf = (pkg: string, from = ROOT): string =>
-		existsSync(join(from, 'node_modules', pkg, 'package.json')) ? read(join(from, 'node_modules', pkg, 'package.json')) : 'not installed';
-	const git = (...args: string[]) => spawnSync('git', args, { cwd: ROOT, encoding: 'utf8' });
-	const [rev, dirty] = [git('rev-parse', '--short', 'HEAD'), git('status', '--porcelain', '--', 'nodes', 'credentials')];
-	const revision = rev.status !== 0 ? 'unknown' : rev.stdout.trim() + (dirty.stdout?.trim() ? ' (nodes/credentials modified)' : '');
-	const settings = {
-		runs: RUNS,
-		warmups: 1,
-		shortRuns: SHORT_RUNS,
-		shortWarmups: SHORT_WARMUPS,
-		shortListMax: SHORT_LIST_MAX,
-		pageSize: PAGE_SIZE,
-		latenciesMs: LATENCIES,
-		fanoutBatchSize: FANOUT_BATCH,
-	};
-	const machine = {
-		nproc: os.availableParallelism(),
-		cpu: os.cpus()[0]?.model ?? 'unknown',
-		memoryGB: round(os.totalmem() / 1024 ** 3, 1),
-		node: process.version,
-		platform: `${os.platform()} ${os.release()}`,
-		loadAverageAtStart: os.loadavg().map((v) => round(v, 2)),
-	};
-	const versions = {
-		package: read(join(ROOT, 'package.json')),
-		revision,
-		'n8n-core': versionOf('n8n-core'),
-		'n8n-workflow': versionOf('n8n-workflow'),
-		'n8n-nodes-base': versionOf('n8n-nodes-base', resolve(nodesBase, '..', '..')),
-		undici: versionOf('undici'),
-	};
-	return {
-		generatedAt: new Date().toISOString(),
-		durationSec: 0,
-		settings,
-		machine,
-		versions,
-		nodesBaseDir: nodesBase.replace(ROOT + '/', ''),
-		list: [],
-		fanout: [],
-		status: [],
-		create: [],
-		dial: [],
-	};
-}
 /** The named cases, in the order 1, 2, 3, 6, 7, 5, 8, each on a sandbox of its own (1 and 2 share one). */
 async function runCases(results: BenchResults): Promise<void> {
 	const withSandbox = async <T>(options: SandboxOptions, run: (sandbox: PlatformSandbox, base: Target) => Promise<T>): Promise<T> => {
@@ -437,44 +354,10 @@ async function runCases(results: BenchResults): Promise<void> {
 	if (has('3')) results.status = await withSandbox({ clock: 'real' }, caseStatus);
 	if (has('6')) results.create = await withSandbox({}, caseCreate);
 	if (has('7')) results.dial = await withSandbox({ clock: 'real', clockSpeed: DIAL_SPEED }, caseDial);
-	if (has('5')) results.package = casePackage();
+	if (has('5')) results.package = casePackage(RUNS);
 	if (!has('8')) return;
 	const durable = await withSandbox({ clock: 'real', seed: { deterministic: true } }, (sandbox) => caseDurable(sandbox, SIZES));
 	writeJson(join(RESULTS_DIR, 'durable.json'), { measuredAt: new Date().toISOString(), loadAverage: os.loadavg(), durable });
-}
-
-const [DOC, RESULTS_FILE, TRIGGER_FILE] = [
-	join(ROOT, 'docs', 'performance.md'),
-	join(RESULTS_DIR, 'results.json'),
-	join(RESULTS_DIR, 'results-e2e.json'),
-];
-const readResults = (file: string): any => JSON.parse(readFileSync(file, 'utf8'));
-/** Case 4 is measured by `npm run bench:e2e` and merged from its own results file when present. */
-const withTrigger = (results: BenchResults): BenchResults =>
-	existsSync(TRIGGER_FILE) ? { ...results, trigger: readResults(TRIGGER_FILE) } : results;
-/** Writes results.json and the generated block: docs/performance.md only from every case, BENCH_OUT and BENCH_NO_WRITE elsewhere. */
-function write(results: BenchResults): void {
-	const markdown = renderMarkdown(results);
-	if (process.env.BENCH_NO_WRITE) return console.log(markdown);
-	if (process.env.BENCH_OUT) {
-		const file = resolve(process.env.BENCH_OUT);
-		writeJson(file, results);
-		writeFileSync(file.replace(/\.json$/, '') + '.md', markdown + '\n');
-		return log(`done in ${results.durationSec} s: ${file}`);
-	}
-	const partial = ALL_CASES.split(',').some((c) => !CASES.has(c));
-	const merged = partial && existsSync(RESULTS_FILE);
-	// A partial run (BENCH_CASES) keeps the other cases of the previous full run.
-	const previous = merged ? (readResults(RESULTS_FILE) as BenchResults) : undefined;
-	const keys = { 1: 'list', 2: 'fanout', 3: 'status', 5: 'package', 6: 'create', 7: 'dial' } as const;
-	for (const [c, key] of Object.entries(keys))
-		if (previous && !CASES.has(c)) Object.assign(results, { [key]: previous[key] ?? results[key] });
-	writeJson(RESULTS_FILE, results);
-	writeFileSync(join(RESULTS_DIR, 'performance.md'), renderMarkdown(results) + '\n');
-	const kept = 'docs/performance.md left as it is (it takes every case: npm run bench:e2e, then npm run bench)';
-	if ((partial && !merged) || !results.trigger) return log(`done in ${results.durationSec} s: ${RESULTS_DIR}; ${kept}`);
-	updatePerformanceDoc(DOC, renderMarkdown(results));
-	log(`done in ${results.durationSec} s: ${RESULTS_DIR}, docs/performance.md`);
 }
 
 async function main(): Promise<void> {
@@ -490,15 +373,21 @@ async function main(): Promise<void> {
 		throw new Error(
 			`n8n-nodes-base is not installed. Run \`npm run n8n:install\` (the pinned n8n of the e2e tooling), or install only the nodes: ${fallback}.`,
 		);
-	const results = newResults(nodesBase);
+	const results = newResults(nodesBase, {
+		runs: RUNS,
+		warmups: 1,
+		shortRuns: SHORT_RUNS,
+		shortWarmups: SHORT_WARMUPS,
+		shortListMax: SHORT_LIST_MAX,
+		pageSize: PAGE_SIZE,
+		latenciesMs: LATENCIES,
+		fanoutBatchSize: FANOUT_BATCH,
+	});
 	await runCases(results);
 	if (CASES.has('8') && CASES.size === 1) return log(`case 8 done: ${join(RESULTS_DIR, 'durable.json')}`);
 	results.machine.loadAverageAtEnd = os.loadavg().map((v) => round(v, 2));
 	results.durationSec = Math.round((Date.now() - started) / 1000);
-	write(withTrigger(results));
+	write(withTrigger(results), CASES, ALL_CASES);
 }
 
-main().catch((error) => {
-	console.error(error);
-	process.exitCode = 1;
-});
+runMain(main);
