@@ -1,480 +1,290 @@
 /**
- * The clients the benchmark compares. Each one does one "run" of a case against the sandbox and returns
- * what it produced; the orchestrator (run.ts) times nothing itself: the worker process times the run.
- *
- * n8n clients (our node, n8n's HTTP Request node) are loaded lazily, so a raw client's process never
- * loads n8n-core and its memory figures are those of a plain script.
+ * The clients compared, and the worker process each runs in (below). The n8n clients load the engine lazily: a raw
+ * client's process never loads n8n-core.
  */
-import type { INodeExecutionData } from 'n8n-workflow';
+import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 import type { Dispatcher } from 'undici';
+import type { ChainNode } from './engine';
+import type { LABELS } from './report';
 
-export type ClientName =
-	| 'ours'
-	| 'oursBatch'
-	| 'http'
-	| 'httpSplitOut'
-	| 'helperLoop'
-	| 'rawUndici'
-	| 'rawUndiciGlobal'
-	| 'rawUndiciConcurrent';
+/** The clients compared, named in the report's LABELS. */
+export type ClientName = keyof typeof LABELS;
+export type Target = { url: string; portalKey: string; outboundKey: string; assistantKey: string };
+/** list: Return All; place: Place Call per destination; status: Call Status → Get, waiting for each record; create: Assistant → Create per name; dial: Place Call, Max Calls in Flight `cap`. */
+export type RunSpec = { target: Target } & (
+	| { kind: 'list'; pageSize: number }
+	| { kind: 'place'; callerId: string; destinations: string[]; batchSize: number }
+	| { kind: 'status'; internalIds: string[]; batchSize: number }
+	| { kind: 'create'; names: string[]; batchSize: number }
+	| { kind: 'dial'; callerId: string; destinations: string[]; cap: number; intervalSeconds: number }
+);
+type Spec<K extends RunSpec['kind']> = Extract<RunSpec, { kind: K }>;
+/** Items produced (assistants listed, calls accepted, records read, ...); output items of the last node. */
+export type RunOutput = { items: number; outputItems: number };
 
-export interface Target {
-	url: string;
-	portalKey: string;
-	outboundKey: string;
-	assistantKey: string;
-}
-
-export interface ListRun {
-	kind: 'list';
-	target: Target;
-	pageSize: number;
-}
-
-export interface PlaceRun {
-	kind: 'place';
-	target: Target;
-	callerId: string;
-	destinations: string[];
-	batchSize: number;
-}
-
-export interface StatusRun {
-	kind: 'status';
-	target: Target;
-	internalIds: string[];
-	batchSize: number;
-}
-
-export interface CreateRun {
-	kind: 'create';
-	target: Target;
-	/** One assistant per name, one POST /api/v1/assistants each. */
-	names: string[];
-	batchSize: number;
-}
-
-export interface DialRun {
-	kind: 'dial';
-	target: Target;
-	callerId: string;
-	destinations: string[];
-	/** Campaign > Max Calls in Flight. */
-	cap: number;
-	/** Campaign > Status Check Interval (Seconds). */
-	intervalSeconds: number;
-}
-
-export type RunSpec = ListRun | PlaceRun | StatusRun | CreateRun | DialRun;
-
-export interface RunOutput {
-	/** Items produced (list: assistants; place: accepted calls; status: records read). */
-	items: number;
-	/** Output items of the last node (HTTP Request without Split Out outputs one item per page). */
-	outputItems: number;
-	/** Extra facts for the report. */
-	detail?: Record<string, unknown>;
-}
-
-// ------------------------------------------------------------------------------------------ raw undici
-
+let undici: typeof import('undici');
 let agent: Dispatcher | undefined;
-async function undiciAgent(): Promise<Dispatcher> {
-	if (!agent) {
-		const { Agent } = await import('undici');
-		// A keep-alive pool per origin, HTTP/1.1 without pipelining (what a careful hand-written client uses).
-		agent = new Agent({ keepAliveTimeout: 30_000, keepAliveMaxTimeout: 60_000, connections: 64, pipelining: 1 });
-	}
-	return agent;
+/** A keep-alive pool per origin, HTTP/1.1 without pipelining (what a careful hand-written client uses). */
+const undiciAgent = (): Dispatcher =>
+	(agent ??= new undici.Agent({ keepAliveTimeout: 30_000, keepAliveMaxTimeout: 60_000, connections: 64, pipelining: 1 }));
+async function rawRequest(url: string, headers: Record<string, string>, dispatcher?: Dispatcher, body?: string): Promise<any> {
+	const res = await undici.request(url, {
+		method: body === undefined ? 'GET' : 'POST',
+		headers,
+		body,
+		...(dispatcher ? { dispatcher } : {}),
+	});
+	const json = await res.body.json();
+	if (res.statusCode !== 200 && res.statusCode !== 201) throw new Error(`${url} answered ${res.statusCode}`);
+	return json;
 }
-
-async function rawList(spec: ListRun, dispatcher: Dispatcher | undefined): Promise<RunOutput> {
-	const { request } = await import('undici');
+async function rawList(spec: Spec<'list'>, dispatcher: Dispatcher | undefined): Promise<RunOutput> {
 	const headers = { authorization: `Bearer ${spec.target.portalKey}`, accept: 'application/json' };
 	const collected: unknown[] = [];
-	let cursor: string | undefined;
-	for (;;) {
-		const qs = new URLSearchParams({ limit: String(spec.pageSize) });
-		if (cursor !== undefined) qs.set('cursor', cursor);
-		const res = await request(`${spec.target.url}/api/v1/assistants?${qs.toString()}`, {
-			headers,
-			...(dispatcher ? { dispatcher } : {}),
-		});
-		const body = (await res.body.json()) as { data: unknown[]; meta: { hasMore: boolean; nextCursor: string | null } };
-		if (res.statusCode !== 200) throw new Error(`list page answered ${res.statusCode}`);
+	for (let cursor: string | undefined, more = true; more; ) {
+		const qs = new URLSearchParams({ limit: String(spec.pageSize), ...(cursor === undefined ? {} : { cursor }) });
+		const body = await rawRequest(`${spec.target.url}/api/v1/assistants?${qs.toString()}`, headers, dispatcher);
 		for (const item of body.data) collected.push(item);
-		if (!body.meta.hasMore) break;
-		cursor = body.meta.nextCursor ?? undefined;
+		[more, cursor] = [body.meta.hasMore, body.meta.nextCursor ?? undefined];
 	}
 	return { items: collected.length, outputItems: collected.length };
 }
-
-async function rawPlace(spec: PlaceRun, dispatcher: Dispatcher | undefined, concurrency: number): Promise<RunOutput> {
-	const { request } = await import('undici');
-	const headers = {
-		'x-apikey-secret-service': spec.target.outboundKey,
-		'content-type': 'application/json',
-		accept: 'application/json',
+/** A POST per body, `concurrency` at a time, through the Agent; counts the answers that carry `idField`. */
+async function rawPosts(url: string, key: Record<string, string>, bodies: object[], idField: string, concurrency = 1): Promise<RunOutput> {
+	const headers = { ...key, 'content-type': 'application/json', accept: 'application/json' };
+	let [next, produced] = [0, 0];
+	const lane = async (): Promise<void> => {
+		while (next < bodies.length) {
+			const answer = await rawRequest(url, headers, undiciAgent(), JSON.stringify(bodies[next++]));
+			if (typeof answer[idField] === 'string') produced++;
+		}
 	};
-	const ids: string[] = new Array(spec.destinations.length);
-	const placeOne = async (index: number): Promise<void> => {
-		const res = await request(`${spec.target.url}/webhook/outbound_call`, {
-			method: 'POST',
-			headers,
-			body: JSON.stringify({
-				dst: spec.destinations[index],
-				callerId: spec.callerId,
-				assistantApiKey: spec.target.assistantKey,
-			}),
-			...(dispatcher ? { dispatcher } : {}),
-		});
-		const body = (await res.body.json()) as { internal_id: string };
-		if (res.statusCode !== 200) throw new Error(`place call answered ${res.statusCode}`);
-		ids[index] = body.internal_id;
-	};
-	if (concurrency <= 1) {
-		for (let i = 0; i < spec.destinations.length; i++) await placeOne(i);
-	} else {
-		let next = 0;
-		const lane = async (): Promise<void> => {
-			while (next < spec.destinations.length) await placeOne(next++);
-		};
-		await Promise.all(Array.from({ length: concurrency }, lane));
-	}
-	const placed = ids.filter((id) => typeof id === 'string').length;
-	return { items: placed, outputItems: placed };
+	await Promise.all(Array.from({ length: concurrency }, lane));
+	return { items: produced, outputItems: produced };
 }
-
-async function rawCreate(spec: CreateRun, dispatcher: Dispatcher): Promise<RunOutput> {
-	const { request } = await import('undici');
-	const headers = {
-		authorization: `Bearer ${spec.target.portalKey}`,
-		'content-type': 'application/json',
-		accept: 'application/json',
-	};
-	let created = 0;
-	for (const name of spec.names) {
-		const res = await request(`${spec.target.url}/api/v1/assistants`, {
-			method: 'POST',
-			headers,
-			body: JSON.stringify({ name, description: '', mode: 'text' }),
-			dispatcher,
-		});
-		const body = (await res.body.json()) as { assistantId?: string };
-		if (res.statusCode !== 200 && res.statusCode !== 201) throw new Error(`create answered ${res.statusCode}`);
-		if (typeof body.assistantId === 'string') created++;
-	}
-	return { items: created, outputItems: created };
-}
-
-// ------------------------------------------------------------------------------------------ n8n clients
+const rawPlace = (s: Spec<'place'>, concurrency: number): Promise<RunOutput> => {
+	const bodies = s.destinations.map((dst) => ({ dst, callerId: s.callerId, assistantApiKey: s.target.assistantKey }));
+	return rawPosts(
+		`${s.target.url}/webhook/outbound_call`,
+		{ 'x-apikey-secret-service': s.target.outboundKey },
+		bodies,
+		'internal_id',
+		concurrency,
+	);
+};
 
 type Engine = typeof import('./engine');
 let engine: Engine | undefined;
-async function loadEngine(withNodesBase: boolean): Promise<Engine> {
-	engine ??= await import('./engine');
-	if (withNodesBase) engine.loadNodesBase();
-	return engine;
-}
+const loadEngine = async (): Promise<Engine> => (engine ??= await import('./engine'));
 
-function credentialsFor(target: Target) {
-	return {
-		assistantPlatformPortalApi: { baseUrl: target.url, portalApiKey: target.portalKey },
-		assistantPlatformOutboundApi: {
-			outboundUrl: target.url,
-			outboundApiKey: target.outboundKey,
-			assistantApiKey: target.assistantKey,
-		},
+const [PORTAL, OUTBOUND] = ['assistantPlatformPortalApi', 'assistantPlatformOutboundApi'] as const;
+type Count = (items: INodeExecutionData[]) => number;
+const all: Count = (items) => items.length;
+const withString =
+	(field: string): Count =>
+	(items) =>
+		items.filter((item) => typeof item.json[field] === 'string').length;
+const each = (values: string[], field: string): IDataObject[] => values.map((value) => ({ [field]: value }));
+const batching = (size: number) => (size > 1 ? { requestOptions: { batching: { batch: { batchSize: size, batchInterval: 0 } } } } : {});
+/** Input (these items) -> the chain; `count` reads the items produced from the output. */
+async function n8nRun(target: Target, inputs: IDataObject[], chain: (e: Engine) => ChainNode[], count: Count): Promise<RunOutput> {
+	const e = await loadEngine();
+	const credentials = {
+		[PORTAL]: { baseUrl: target.url, portalApiKey: target.portalKey },
+		[OUTBOUND]: { outboundUrl: target.url, outboundApiKey: target.outboundKey, assistantApiKey: target.assistantKey },
 		httpBearerAuth: { token: target.portalKey },
 		httpHeaderAuth: { name: 'X-APIKEY-SECRET-SERVICE', value: target.outboundKey },
 	};
-}
-
-function batching(size: number) {
-	return size > 1 ? { requestOptions: { batching: { batch: { batchSize: size, batchInterval: 0 } } } } : {};
-}
-
-function throwIfFailed(result: { error?: Error }): void {
+	const result = await e.runChain(
+		inputs.map((json) => ({ json })),
+		chain(e),
+		credentials,
+	);
 	if (result.error) throw new Error(`workflow failed: ${result.error.message}`);
+	return { items: count(result.items), outputItems: result.items.length };
 }
-
-async function oursList(spec: ListRun): Promise<RunOutput> {
-	const e = await loadEngine(false);
-	const result = await e.runChain(
-		[{ json: {} }],
-		[
-			{
-				type: e.OUR_TYPE,
-				parameters: { resource: 'assistant', operation: 'getAll', returnAll: true },
-				credentials: ['assistantPlatformPortalApi'],
-			},
-		],
-		credentialsFor(spec.target),
+const ours = (target: Target, inputs: IDataObject[], parameters: IDataObject, credential: string, count: Count): Promise<RunOutput> =>
+	n8nRun(target, inputs, (e) => [{ type: e.OUR_TYPE, parameters, credentials: [credential] }], count);
+const placeCall = (s: Spec<'place' | 'dial'>, extra: IDataObject, count: Count): Promise<RunOutput> =>
+	ours(
+		s.target,
+		each(s.destinations, 'dst'),
+		{ resource: 'outboundCall', operation: 'placeCall', route: 'trunk', dst: '={{ $json.dst }}', callerId: s.callerId, ...extra },
+		OUTBOUND,
+		count,
 	);
-	throwIfFailed(result);
-	return { items: result.items.length, outputItems: result.items.length };
-}
-
-async function helperLoopList(spec: ListRun): Promise<RunOutput> {
-	const e = await loadEngine(false);
-	const result = await e.runChain(
-		[{ json: {} }],
-		[
-			{
-				type: e.FLOOR_TYPE,
-				parameters: { baseUrl: spec.target.url, pageSize: spec.pageSize },
-				credentials: ['assistantPlatformPortalApi'],
-			},
-		],
-		credentialsFor(spec.target),
-	);
-	throwIfFailed(result);
-	return { items: result.items.length, outputItems: result.items.length };
-}
-
-/** n8n's HTTP Request node with its own cursor pagination, configured as a user would in the editor. */
-function httpListNode(e: Engine, spec: ListRun, version: number) {
-	return {
-		type: e.HTTP_TYPE,
-		typeVersion: version,
-		credentials: ['httpBearerAuth'],
-		parameters: {
-			method: 'GET',
-			url: `${spec.target.url}/api/v1/assistants`,
-			authentication: 'genericCredentialType',
-			genericAuthType: 'httpBearerAuth',
-			sendQuery: true,
-			specifyQuery: 'keypair',
-			queryParameters: { parameters: [{ name: 'limit', value: String(spec.pageSize) }] },
-			options: {
-				pagination: {
-					pagination: {
-						paginationMode: 'updateAParameterInEachRequest',
-						parameters: {
-							parameters: [{ type: 'qs', name: 'cursor', value: '={{ $response.body.meta.nextCursor }}' }],
-						},
-						paginationCompleteWhen: 'other',
-						completeExpression: '={{ !$response.body.meta.hasMore }}',
-						limitPagesFetched: false,
-						requestInterval: 0,
-					},
-				},
-			},
-		},
+/** n8n's HTTP Request node as a user configures it in the editor (generic credential), at its default version. */
+const httpNode = (e: Engine, credential: string, parameters: IDataObject): ChainNode => ({
+	type: e.HTTP_TYPE,
+	typeVersion: e.loadNodesBase().httpRequestDefaultVersion,
+	credentials: [credential],
+	parameters: { authentication: 'genericCredentialType', genericAuthType: credential, ...parameters },
+});
+/** Return All with the HTTP Request node's own cursor pagination, then (or not) Split Out. */
+function httpList(s: Spec<'list'>, splitOut: boolean): Promise<RunOutput> {
+	const pagination = {
+		paginationMode: 'updateAParameterInEachRequest',
+		parameters: { parameters: [{ type: 'qs', name: 'cursor', value: '={{ $response.body.meta.nextCursor }}' }] },
+		paginationCompleteWhen: 'other',
+		completeExpression: '={{ !$response.body.meta.hasMore }}',
+		limitPagesFetched: false,
+		requestInterval: 0,
 	};
-}
-
-async function httpList(spec: ListRun, splitOut: boolean): Promise<RunOutput> {
-	const e = await loadEngine(true);
-	const { httpRequestDefaultVersion } = e.loadNodesBase();
-	const chain = [httpListNode(e, spec, httpRequestDefaultVersion)];
-	if (splitOut) {
-		chain.push({
-			type: e.SPLIT_OUT_TYPE,
-			typeVersion: 1,
-			credentials: [],
-			parameters: { fieldToSplitOut: 'data', include: 'noOtherFields' } as never,
+	const query = {
+		sendQuery: true,
+		specifyQuery: 'keypair',
+		queryParameters: { parameters: [{ name: 'limit', value: String(s.pageSize) }] },
+	};
+	const list = (e: Engine) =>
+		httpNode(e, 'httpBearerAuth', {
+			method: 'GET',
+			url: `${s.target.url}/api/v1/assistants`,
+			...query,
+			options: { pagination: { pagination } },
 		});
+	const split = (e: Engine): ChainNode => ({
+		type: e.SPLIT_OUT_TYPE,
+		typeVersion: 1,
+		credentials: [],
+		parameters: { fieldToSplitOut: 'data', include: 'noOtherFields' },
+	});
+	const pages: Count = (items) => items.reduce((sum, item) => sum + ((item.json.data as unknown[] | undefined)?.length ?? 0), 0);
+	return n8nRun(s.target, [{}], (e) => (splitOut ? [list(e), split(e)] : [list(e)]), splitOut ? all : pages);
+}
+/** The HTTP Request node POSTing a JSON body from these fields for every input item; counts answers with `idField`. */
+function httpPost(
+	target: Target,
+	inputs: IDataObject[],
+	url: string,
+	credential: string,
+	fields: IDataObject,
+	idField: string,
+): Promise<RunOutput> {
+	const bodyParameters = { parameters: Object.entries(fields).map(([name, value]) => ({ name, value })) };
+	const post = (e: Engine) =>
+		httpNode(e, credential, {
+			method: 'POST',
+			url,
+			sendBody: true,
+			contentType: 'json',
+			specifyBody: 'keypair',
+			bodyParameters,
+			options: {},
+		});
+	return n8nRun(target, inputs, (e) => [post(e)], withString(idField));
+}
+/** What each client does for each kind of run; `size` is the spec's batchSize for oursBatch, else 1. */
+const RUNS: Record<string, (spec: any, size: number) => Promise<RunOutput>> = {
+	'list ours': (s: Spec<'list'>) => ours(s.target, [{}], { resource: 'assistant', operation: 'getAll', returnAll: true }, PORTAL, all),
+	'list helperLoop': (s: Spec<'list'>) =>
+		n8nRun(
+			s.target,
+			[{}],
+			(e) => [{ type: e.FLOOR_TYPE, parameters: { baseUrl: s.target.url, pageSize: s.pageSize }, credentials: [PORTAL] }],
+			all,
+		),
+	'list http': (s: Spec<'list'>) => httpList(s, false),
+	'list httpSplitOut': (s: Spec<'list'>) => httpList(s, true),
+	'list rawUndici': (s: Spec<'list'>) => rawList(s, undiciAgent()),
+	'list rawUndiciGlobal': (s: Spec<'list'>) => rawList(s, undefined),
+	'place ours': (s: Spec<'place'>, size) => placeCall(s, batching(size), withString('internal_id')),
+	'place http': (s: Spec<'place'>) =>
+		httpPost(
+			s.target,
+			each(s.destinations, 'dst'),
+			`${s.target.url}/webhook/outbound_call`,
+			'httpHeaderAuth',
+			{ dst: '={{ $json.dst }}', callerId: s.callerId, assistantApiKey: s.target.assistantKey },
+			'internal_id',
+		),
+	'place rawUndici': (s: Spec<'place'>) => rawPlace(s, 1),
+	'place rawUndiciConcurrent': (s: Spec<'place'>) => rawPlace(s, s.batchSize),
+	'status ours': (s: Spec<'status'>, size) =>
+		ours(
+			s.target,
+			each(s.internalIds, 'internal_id'),
+			{ resource: 'callStatus', operation: 'get', internalId: '={{ $json.internal_id }}', waitForRecord: true, ...batching(size) },
+			OUTBOUND,
+			withString('dialStatus'),
+		),
+	'create ours': (s: Spec<'create'>, size) =>
+		ours(
+			s.target,
+			each(s.names, 'name'),
+			{ resource: 'assistant', operation: 'create', name: '={{ $json.name }}', ...batching(size) },
+			PORTAL,
+			withString('assistantId'),
+		),
+	'create http': (s: Spec<'create'>) =>
+		httpPost(
+			s.target,
+			each(s.names, 'name'),
+			`${s.target.url}/api/v1/assistants`,
+			'httpBearerAuth',
+			{ name: '={{ $json.name }}', description: '', mode: 'text' },
+			'assistantId',
+		),
+	'create rawUndici': (s: Spec<'create'>) =>
+		rawPosts(
+			`${s.target.url}/api/v1/assistants`,
+			{ authorization: `Bearer ${s.target.portalKey}` },
+			s.names.map((name) => ({ name, description: '', mode: 'text' })),
+			'assistantId',
+		),
+	// Every call placed as a line frees up, and followed to its end.
+	'dial ours': (s: Spec<'dial'>) =>
+		placeCall(
+			s,
+			{ campaign: { maxCallsInFlight: s.cap, statusCheckInterval: s.intervalSeconds } },
+			(items) => items.filter((i) => i.json.resultSource === 'status' && i.json.pending === false).length,
+		),
+};
+/** Loads what a client needs before the first run (so that loading is not timed). */
+async function prepare(client: ClientName): Promise<Record<string, unknown>> {
+	if (client.startsWith('raw')) {
+		undici = await import('undici');
+		if (client !== 'rawUndiciGlobal') undiciAgent();
+		return {};
 	}
-	const result = await e.runChain([{ json: {} }], chain, credentialsFor(spec.target));
-	throwIfFailed(result);
-	const items = splitOut
-		? result.items.length
-		: result.items.reduce((sum, item) => sum + ((item.json.data as unknown[] | undefined)?.length ?? 0), 0);
-	return { items, outputItems: result.items.length };
-}
-
-/** One Place Call node over the destinations, with these extra parameters; returns its output items. */
-async function runPlaceCall(spec: PlaceRun | DialRun, extra: Record<string, unknown>): Promise<INodeExecutionData[]> {
-	const e = await loadEngine(false);
-	const result = await e.runChain(
-		spec.destinations.map((dst) => ({ json: { dst } })),
-		[
-			{
-				type: e.OUR_TYPE,
-				parameters: { resource: 'outboundCall', operation: 'placeCall', route: 'trunk', dst: '={{ $json.dst }}', callerId: spec.callerId, ...extra },
-				credentials: ['assistantPlatformOutboundApi'],
-			},
-		],
-		credentialsFor(spec.target),
-	);
-	throwIfFailed(result);
-	return result.items;
-}
-
-async function oursPlace(spec: PlaceRun, batchSize: number): Promise<RunOutput> {
-	const items = await runPlaceCall(spec, batching(batchSize));
-	const placed = items.filter((item) => typeof item.json.internal_id === 'string').length;
-	return { items: placed, outputItems: items.length };
+	const e = await loadEngine();
+	if (!client.startsWith('http')) return {};
+	const { version, dir, httpRequestDefaultVersion } = e.loadNodesBase();
+	return { nodesBaseVersion: version, nodesBaseDir: dir, httpRequestTypeVersion: httpRequestDefaultVersion };
 }
 
 /**
- * n8n's HTTP Request node POSTing a JSON body from fields for every input item, configured as a user
- * would in the editor (generic credential, default options); counts the answers that carry `idField`.
+ * This file is the worker, forked by run.ts: a run is timed around the client's work only, with the process's CPU
+ * time meanwhile (far less noisy than wall time on a shared machine) and its peak RSS (getrusage maxRSS).
  */
-async function httpPost(
-	target: Target,
-	inputs: Array<{ json: Record<string, string> }>,
-	request: { url: string; credential: 'httpBearerAuth' | 'httpHeaderAuth'; fields: Array<{ name: string; value: string }>; idField: string },
-): Promise<RunOutput> {
-	const e = await loadEngine(true);
-	const { httpRequestDefaultVersion } = e.loadNodesBase();
-	const result = await e.runChain(
-		inputs,
-		[
-			{
-				type: e.HTTP_TYPE,
-				typeVersion: httpRequestDefaultVersion,
-				credentials: [request.credential],
-				parameters: {
-					method: 'POST',
-					url: request.url,
-					authentication: 'genericCredentialType',
-					genericAuthType: request.credential,
-					sendBody: true,
-					contentType: 'json',
-					specifyBody: 'keypair',
-					bodyParameters: { parameters: request.fields },
-					options: {},
-				},
-			},
-		],
-		credentialsFor(target),
-	);
-	throwIfFailed(result);
-	const produced = result.items.filter((item) => typeof item.json[request.idField] === 'string').length;
-	return { items: produced, outputItems: result.items.length };
+let client: ClientName;
+const memory = () => ({
+	rssMB: Math.round((process.memoryUsage.rss() / 1048576) * 10) / 10,
+	maxRssMB: Math.round((process.resourceUsage().maxRSS / 1024) * 10) / 10,
+});
+async function answer(
+	message: { type: 'prepare'; client: ClientName } | { type: 'run'; spec: RunSpec } | { type: 'exit' },
+): Promise<Record<string, unknown>> {
+	if (message.type === 'prepare') return { type: 'ready', ...memory(), detail: await prepare((client = message.client)) };
+	if (message.type === 'exit') return { type: 'bye', maxRssMB: memory().maxRssMB };
+	const { spec } = message;
+	const [run, size] = [
+		RUNS[`${spec.kind} ${client === 'oursBatch' ? 'ours' : client}`],
+		client !== 'oursBatch' ? 1 : 'batchSize' in spec ? spec.batchSize : 0,
+	];
+	if (!run || !size) throw new Error(`client ${client} does not run ${spec.kind}`);
+	const [startedAt, cpu0, t0] = [Date.now(), process.cpuUsage(), process.hrtime.bigint()];
+	const output = await run(spec, size);
+	const [ms, cpu] = [Number(process.hrtime.bigint() - t0) / 1e6, process.cpuUsage(cpu0)];
+	return { type: 'done', ms, cpuMs: (cpu.user + cpu.system) / 1000, startedAt, endedAt: Date.now(), output, ...memory() };
 }
-
-async function httpPlace(spec: PlaceRun): Promise<RunOutput> {
-	return await httpPost(
-		spec.target,
-		spec.destinations.map((dst) => ({ json: { dst } })),
-		{
-			url: `${spec.target.url}/webhook/outbound_call`,
-			credential: 'httpHeaderAuth',
-			fields: [
-				{ name: 'dst', value: '={{ $json.dst }}' },
-				{ name: 'callerId', value: spec.callerId },
-				{ name: 'assistantApiKey', value: spec.target.assistantKey },
-			],
-			idField: 'internal_id',
+process.on('message', (message: Parameters<typeof answer>[0]) => {
+	answer(message).then(
+		(reply) => {
+			process.send!(reply);
+			if (reply.type !== 'bye') return;
+			process.disconnect();
+			process.exit(0);
 		},
+		(error) => process.send!({ type: 'error', message: (error as Error)?.stack ?? String(error) }),
 	);
-}
-
-async function oursStatus(spec: StatusRun, batchSize: number): Promise<RunOutput> {
-	const e = await loadEngine(false);
-	const result = await e.runChain(
-		spec.internalIds.map((id) => ({ json: { internal_id: id } })),
-		[
-			{
-				type: e.OUR_TYPE,
-				parameters: {
-					resource: 'callStatus',
-					operation: 'get',
-					internalId: '={{ $json.internal_id }}',
-					waitForRecord: true,
-					...batching(batchSize),
-				},
-				credentials: ['assistantPlatformOutboundApi'],
-			},
-		],
-		credentialsFor(spec.target),
-	);
-	throwIfFailed(result);
-	const found = result.items.filter((item) => typeof item.json.dialStatus === 'string').length;
-	return { items: found, outputItems: result.items.length };
-}
-
-async function oursCreate(spec: CreateRun, batchSize: number): Promise<RunOutput> {
-	const e = await loadEngine(false);
-	const result = await e.runChain(
-		spec.names.map((name) => ({ json: { name } })),
-		[
-			{
-				type: e.OUR_TYPE,
-				parameters: { resource: 'assistant', operation: 'create', name: '={{ $json.name }}', ...batching(batchSize) },
-				credentials: ['assistantPlatformPortalApi'],
-			},
-		],
-		credentialsFor(spec.target),
-	);
-	throwIfFailed(result);
-	const created = result.items.filter((item) => typeof item.json.assistantId === 'string').length;
-	return { items: created, outputItems: result.items.length };
-}
-
-/** The same POST with n8n's HTTP Request node and a Bearer credential. */
-async function httpCreate(spec: CreateRun): Promise<RunOutput> {
-	return await httpPost(
-		spec.target,
-		spec.names.map((name) => ({ json: { name } })),
-		{
-			url: `${spec.target.url}/api/v1/assistants`,
-			credential: 'httpBearerAuth',
-			fields: [
-				{ name: 'name', value: '={{ $json.name }}' },
-				{ name: 'description', value: '' },
-				{ name: 'mode', value: 'text' },
-			],
-			idField: 'assistantId',
-		},
-	);
-}
-
-/** Place Call with Campaign > Max Calls in Flight: every call placed as a line frees up and followed to its end. */
-async function oursDial(spec: DialRun): Promise<RunOutput> {
-	const items = await runPlaceCall(spec, { campaign: { maxCallsInFlight: spec.cap, statusCheckInterval: spec.intervalSeconds } });
-	const ended = items.filter((item) => item.json.resultSource === 'status' && item.json.pending === false).length;
-	return { items: ended, outputItems: items.length };
-}
-
-/** Loads what a client needs before the first run (so that loading is not timed). */
-export async function prepare(client: ClientName): Promise<Record<string, unknown>> {
-	if (client.startsWith('raw')) {
-		await import('undici');
-		if (client !== 'rawUndiciGlobal') await undiciAgent();
-		return {};
-	}
-	const e = await loadEngine(client === 'http' || client === 'httpSplitOut');
-	if (client === 'http' || client === 'httpSplitOut') {
-		const { version, dir, httpRequestDefaultVersion } = e.loadNodesBase();
-		return { nodesBaseVersion: version, nodesBaseDir: dir, httpRequestTypeVersion: httpRequestDefaultVersion };
-	}
-	return {};
-}
-
-export async function runClient(client: ClientName, spec: RunSpec): Promise<RunOutput> {
-	switch (spec.kind) {
-		case 'list':
-			if (client === 'ours') return await oursList(spec);
-			if (client === 'http') return await httpList(spec, false);
-			if (client === 'helperLoop') return await helperLoopList(spec);
-			if (client === 'httpSplitOut') return await httpList(spec, true);
-			if (client === 'rawUndici') return await rawList(spec, await undiciAgent());
-			if (client === 'rawUndiciGlobal') return await rawList(spec, undefined);
-			break;
-		case 'place':
-			if (client === 'ours') return await oursPlace(spec, 1);
-			if (client === 'oursBatch') return await oursPlace(spec, spec.batchSize);
-			if (client === 'http') return await httpPlace(spec);
-			if (client === 'rawUndici') return await rawPlace(spec, await undiciAgent(), 1);
-			if (client === 'rawUndiciConcurrent') return await rawPlace(spec, await undiciAgent(), spec.batchSize);
-			break;
-		case 'status':
-			if (client === 'ours') return await oursStatus(spec, 1);
-			if (client === 'oursBatch') return await oursStatus(spec, spec.batchSize);
-			break;
-		case 'dial':
-			if (client === 'ours') return await oursDial(spec);
-			break;
-		case 'create':
-			if (client === 'ours') return await oursCreate(spec, 1);
-			if (client === 'oursBatch') return await oursCreate(spec, spec.batchSize);
-			if (client === 'http') return await httpCreate(spec);
-			if (client === 'rawUndici') return await rawCreate(spec, await undiciAgent());
-			break;
-	}
-	throw new Error(`client ${client} does not run ${spec.kind}`);
-}
+});

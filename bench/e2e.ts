@@ -1,163 +1,76 @@
-/**
- * `npm run bench:e2e`: case 4, trigger intake in a real n8n (2.41.1, the pinned install of the e2e
- * tooling, scripts/n8n-runtime.js). The package is built, packed and installed as a community package.
- *
- * Three published workflows in the same instance:
- *   - Assistant Platform Trigger (Call Result) -> No Operation
- *   - the floor: a minimal community trigger (bench/fixtures/floor-trigger, packed and installed as a second
- *     community package: one static POST webhook, answered on receipt, the body as its item) -> No Operation.
- *     What any community trigger pays in n8n; ours against it is what is ours.
- *   - n8n's Webhook node (POST, respond immediately) -> No Operation
- * Each run POSTs 1,000 call-result bodies ({internal_id, dialstatus, duration}) with 50 in flight to one of them,
- * then waits until n8n has finished the executions of that run. Runs rotate over the three receivers
- * (a warm-up of 100 posts each, then BENCH_RUNS runs each). Reported: intake time (first POST sent to last answer), time until
- * the last execution of the run finished, answers that were not 200, and executions lost (POSTs answered
- * without a successful execution).
- *
- * Writes .build/bench-results/results-e2e.json; `npm run bench` merges it into its results and docs/performance.md.
- *
- * Environment: BENCH_RUNS (default 5), BENCH_POSTS (default 1000), BENCH_CONCURRENCY (default 50),
- * N8N_TOOLS_DIR (see scripts/n8n-install.js), BENCH_KEEP=1 keeps n8n's user folder, BENCH_N8N_NODE_OPTIONS
- * (NODE_OPTIONS for n8n, e.g. to profile it), BENCH_N8N_ENV (extra NAME=value,... for n8n), BENCH_TARBALL (a packed build to install instead of building this
- * one), BENCH_E2E_OUT (results file instead of .build/bench-results/results-e2e.json), BENCH_TRIGGER_VERSION (the trigger's
- * typeVersion in the workflow), BENCH_E2E_ONLY=ours|floor|webhook (post to one receiver only, e.g. to profile).
- */
+/** `npm run bench:e2e`, case 4 (docs/performance.md): .build/bench-results/results-e2e.json, for the next `npm run bench`. */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-
 import { Agent, request } from 'undici';
+import { fromRoot, PROJECT_ROOT as ROOT, RESULTS_DIR, runMain, writeJson } from './paths';
+import { median, round } from './report';
+import type { TriggerResult, TriggerStats } from './results';
 
-import { RESULTS_DIR } from './paths';
-import type { TriggerResult } from './report';
-
-const ROOT = resolve(__dirname, '..', '..');
-const RUNS = Math.max(1, Number(process.env.BENCH_RUNS ?? 5));
-const POSTS = Number(process.env.BENCH_POSTS ?? 1000);
-const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 50);
-
-/* eslint-disable @typescript-eslint/no-require-imports */
-interface N8n {
-	url: string;
-	createWorkflow(workflow: unknown): Promise<{ id: string }>;
-	api(method: string, pathname: string, body?: unknown): Promise<{ data: Execution[]; nextCursor?: string | null }>;
-	callWebhook(url: string, options: { body: unknown; retryMs: number }): Promise<{ status: number }>;
-	stop(): Promise<void>;
-	killNow(): void;
-	exitInfo?: unknown;
-	child: { pid?: number };
-}
-interface Execution {
-	id: string;
-	status: string;
-	startedAt: string;
-	stoppedAt: string | null;
-}
-const runtime = require(join(ROOT, 'scripts/n8n-runtime.js')) as {
-	buildAndPack(options: { log: (line: string) => void }): string;
-	startN8n(options: Record<string, unknown>): Promise<N8n>;
-	makeLogger(prefix: string): (line: string) => void;
-};
-const workflows = require(join(ROOT, 'test-e2e/support/workflows.js')) as {
-	triggerNode(name: string, parameters: Record<string, unknown>): { name: string; webhookId: string; parameters: Record<string, unknown> };
-	noOpNode(name: string): Record<string, unknown>;
-	chain(name: string, nodes: unknown[]): unknown;
-	triggerUrl(n8n: N8n, trigger: unknown, slug: string): string;
-};
-/* eslint-enable @typescript-eslint/no-require-imports */
-
+const [RUNS, POSTS, CONCURRENCY] = [
+	Math.max(1, Number(process.env.BENCH_RUNS ?? 5)),
+	Number(process.env.BENCH_POSTS ?? 1000),
+	Number(process.env.BENCH_CONCURRENCY ?? 50),
+];
+const [runtime, workflows] = [fromRoot('scripts/n8n-runtime.js'), fromRoot('test-e2e/support/workflows.js')];
 const log = runtime.makeLogger('bench:e2e');
-const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
 
 type ReceiverKey = 'ours' | 'floor' | 'webhook';
-
-interface Receiver {
-	key: ReceiverKey;
-	workflowId: string;
-	url: string;
-}
-
-/** CPU time (user + system, ms) n8n's main process has used so far (Linux /proc; NaN elsewhere). */
-function n8nCpuMs(n8n: N8n): number {
+type Receiver = { key: ReceiverKey; workflowId: string; url: string };
+type Execution = { status: string; startedAt: string; stoppedAt: string | null };
+/** One run; cpuPerPostMs: n8n's CPU time during the run, per POST (far less sensitive than wall time to other load). */
+type RunResult = { cpuPerPostMs: number; intakeMs: number; processedMs: number; non200: number; executions: number; lost: number };
+/** CPU time (user + system, ms) n8n's main process has used so far (Linux /proc/<pid>/stat fields 14 and 15, USER_HZ 100; NaN elsewhere). */
+function n8nCpuMs(n8n: any): number {
 	try {
 		const fields = readFileSync(`/proc/${n8n.child.pid}/stat`, 'utf8').split(') ')[1].split(' ');
-		const ticks = Number(fields[11]) + Number(fields[12]); // utime, stime (fields 14 and 15 of stat)
-		return (ticks * 1000) / 100; // USER_HZ is 100 on Linux
+		return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
 	} catch {
 		return NaN;
 	}
 }
-
-interface RunResult {
-	/** n8n's CPU time during the run, per POST: far less sensitive than wall time to other load on the machine. */
-	cpuPerPostMs: number;
-	intakeMs: number;
-	processedMs: number;
-	non200: number;
-	executions: number;
-	lost: number;
-}
-
-/** The executions of a workflow that started at or after `since` (the public API lists newest first). */
-async function executionsSince(n8n: N8n, workflowId: string, since: number): Promise<Execution[]> {
+/** The executions that started at or after `since` (the public API lists newest first). */
+async function executionsSince(n8n: any, workflowId: string, since: number): Promise<Execution[]> {
 	const found: Execution[] = [];
-	let cursor: string | null | undefined;
-	for (;;) {
-		const page = await n8n.api(
+	for (let cursor = ''; ; ) {
+		const { data, nextCursor } = await n8n.api(
 			'GET',
-			`/executions?workflowId=${workflowId}&includeData=false&limit=250${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+			`/executions?workflowId=${workflowId}&includeData=false&limit=250${cursor && `&cursor=${encodeURIComponent(cursor)}`}`,
 		);
-		let older = false;
-		for (const execution of page.data) {
-			if (Date.parse(execution.startedAt) < since) older = true;
-			else found.push(execution);
-		}
-		if (older || !page.nextCursor) return found;
-		cursor = page.nextCursor;
+		const newer = (data as Execution[]).filter((e) => Date.parse(e.startedAt) >= since);
+		found.push(...newer);
+		if (newer.length < data.length || !nextCursor) return found;
+		cursor = nextCursor;
 	}
 }
-
-async function runOnce(n8n: N8n, receiver: Receiver, dispatcher: Agent, posts: number): Promise<RunResult> {
-	const since = Date.now() - 1; // execution timestamps have millisecond precision
-	const cpu0 = n8nCpuMs(n8n);
-	let next = 0;
-	let non200 = 0;
-	const t0 = process.hrtime.bigint();
+/** POSTs to one receiver, `CONCURRENCY` in flight, then waits until every execution of the run finished (or none changed for 15 s). */
+async function runOnce(n8n: any, receiver: Receiver, dispatcher: Agent, posts: number): Promise<RunResult> {
+	const [since, cpu0, t0] = [Date.now() - 1, n8nCpuMs(n8n), process.hrtime.bigint()]; // execution timestamps have millisecond precision
+	let [next, non200] = [0, 0];
 	const lane = async (): Promise<void> => {
-		while (next < posts) {
-			next++;
-			const res = await request(receiver.url, {
-				method: 'POST',
-				headers: { 'content-type': 'application/json' },
-				body: JSON.stringify({ internal_id: randomBytes(16).toString('hex'), dialstatus: 'ANSWER', duration: 42 }),
-				dispatcher,
-			});
+		while (next++ < posts) {
+			const body = JSON.stringify({ internal_id: randomBytes(16).toString('hex'), dialstatus: 'ANSWER', duration: 42 });
+			const res = await request(receiver.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body, dispatcher });
 			await res.body.dump();
 			if (res.statusCode !== 200) non200++;
 		}
 	};
 	await Promise.all(Array.from({ length: CONCURRENCY }, lane));
 	const intakeMs = Number(process.hrtime.bigint() - t0) / 1e6;
-
-	// Wait until every execution of this run has finished (or nothing changes for 15 s).
 	let executions: Execution[] = [];
-	let stableSince = Date.now();
-	let lastCount = -1;
-	for (;;) {
+	for (let lastCount = -1, stableSince = Date.now(); ; await runtime.delay(250)) {
 		executions = await executionsSince(n8n, receiver.workflowId, since);
 		const finished = executions.filter((e) => e.stoppedAt && e.status !== 'running' && e.status !== 'new');
-		if (finished.length >= posts && finished.length === executions.length) break;
-		if (executions.length !== lastCount) {
-			lastCount = executions.length;
-			stableSince = Date.now();
-		} else if (Date.now() - stableSince > 15_000) {
+		if (
+			(finished.length >= posts && finished.length === executions.length) ||
+			(executions.length === lastCount && Date.now() - stableSince > 15_000)
+		)
 			break;
-		}
-		await sleep(250);
+		if (executions.length !== lastCount) [lastCount, stableSince] = [executions.length, Date.now()];
 	}
-	// CPU until the executions finished (the polling of the public API above is included, the same for both receivers).
+	// CPU until the executions finished (the polling of the public API above is included, the same for every receiver).
 	const cpuPerPostMs = (n8nCpuMs(n8n) - cpu0) / posts;
 	const succeeded = executions.filter((e) => e.status === 'success');
 	const lastStop = Math.max(...succeeded.map((e) => Date.parse(e.stoppedAt ?? e.startedAt)));
@@ -170,144 +83,112 @@ async function runOnce(n8n: N8n, receiver: Receiver, dispatcher: Agent, posts: n
 		lost: posts - non200 - succeeded.length,
 	};
 }
-
-function median(values: number[]): number {
-	const sorted = [...values].sort((a, b) => a - b);
-	const mid = Math.floor(sorted.length / 2);
-	return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-}
-
-/** Packs the floor trigger fixture (plain JavaScript, no build) into .build/pack-floor/; returns the tarball. */
-function packFloorTrigger(): string {
-	const outDir = join(ROOT, '.build', 'pack-floor');
-	rmSync(outDir, { recursive: true, force: true });
-	mkdirSync(outDir, { recursive: true });
-	const stdout = execFileSync('npm', ['pack', '--json', '--pack-destination', outDir], {
+/** n8n with this package (or BENCH_TARBALL) and the floor trigger, every execution kept (pruning could remove some while they are counted); never left behind. */
+async function startN8n(userFolder: string): Promise<any> {
+	const tarball = process.env.BENCH_TARBALL ? resolve(process.env.BENCH_TARBALL) : runtime.buildAndPack({ log });
+	const floorDir = join(ROOT, '.build', 'pack-floor');
+	rmSync(floorDir, { recursive: true, force: true });
+	mkdirSync(floorDir, { recursive: true });
+	const packed = execFileSync('npm', ['pack', '--json', '--pack-destination', floorDir], {
 		cwd: join(ROOT, 'bench', 'fixtures', 'floor-trigger'),
 		encoding: 'utf8',
 	});
-	const info = (JSON.parse(stdout.slice(stdout.indexOf('['))) as Array<{ filename: string }>)[0];
-	return join(outDir, info.filename);
+	const floor = join(floorDir, JSON.parse(packed.slice(packed.indexOf('[')))[0].filename);
+	const pairs = (process.env.BENCH_N8N_ENV ?? '').split(',').filter((pair) => pair.includes('='));
+	const env = {
+		EXECUTIONS_DATA_PRUNE: 'false',
+		N8N_LOG_LEVEL: process.env.N8N_LOG_LEVEL ?? 'warn',
+		...(process.env.BENCH_N8N_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_N8N_NODE_OPTIONS } : {}),
+		...Object.fromEntries(pairs.map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)])),
+	};
+	const n8n = await runtime.startN8n({ userFolder, tarball, extraPackages: [floor], install: true, log, env });
+	process.once('exit', () => n8n.exitInfo || n8n.killNow());
+	for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => process.exit(130));
+	return n8n;
+}
+/** Publishes receiver -> No Operation and waits until `url` answers a probe as it does once registered. */
+async function publish(n8n: any, key: ReceiverKey, node: any, url: string, probe: object, expected: number): Promise<Receiver> {
+	const name = `bench: ${{ ours: 'trigger', floor: 'floor trigger', webhook: 'webhook' }[key]} intake`;
+	const workflow = await n8n.createWorkflow(workflows.chain(name, [node, workflows.noOpNode('Received')]));
+	await n8n.api('POST', `/workflows/${workflow.id}/publish`);
+	const answer = await n8n.callWebhook(url, { body: probe, retryMs: 20_000 });
+	if (answer.status !== expected) throw new Error(`the ${key} receiver answered ${answer.status} to ${JSON.stringify(probe)}`);
+	return { key, workflowId: workflow.id, url };
+}
+/** Ours is registered once a post with the right token answers (an empty body is refused, 400, and starts nothing); the others answer a probe (one execution before the first run; runs count their own). */
+async function receivers(n8n: any): Promise<Receiver[]> {
+	const trigger = workflows.triggerNode('Platform Event', { events: ['callResult'], registerOnPublish: false });
+	if (process.env.BENCH_TRIGGER_VERSION) trigger.typeVersion = Number(process.env.BENCH_TRIGGER_VERSION);
+	const ours = await publish(n8n, 'ours', trigger, workflows.triggerUrl(n8n, trigger, 'call-result'), {}, 400);
+	const node = (name: string, type: string, typeVersion: number, parameters: object) => ({
+		id: randomUUID(),
+		name,
+		type,
+		typeVersion,
+		position: [0, 0],
+		webhookId: randomUUID(),
+		parameters,
+	});
+	const path = `bench-call-result-${randomUUID().slice(0, 8)}`;
+	const theirs = await publish(
+		n8n,
+		'webhook',
+		node('Webhook', 'n8n-nodes-base.webhook', 2, { httpMethod: 'POST', path, responseMode: 'onReceived', options: {} }),
+		`${n8n.url}/webhook/${path}`,
+		{ probe: true },
+		200,
+	);
+	const floorNode = node('Floor Trigger', 'n8n-nodes-bench-floor-trigger.floorTrigger', 1, {});
+	return [
+		ours,
+		await publish(n8n, 'floor', floorNode, `${n8n.url}/webhook/${floorNode.webhookId}/call-result`, { probe: true }, 200),
+		theirs,
+	];
+}
+/** A warm-up, then RUNS rounds in an order rotated every round (each receiver first, second and third equally often); BENCH_E2E_ONLY: one receiver. */
+async function measure(n8n: any, all: Receiver[], dispatcher: Agent): Promise<Record<ReceiverKey, RunResult[]>> {
+	const results: Record<ReceiverKey, RunResult[]> = { ours: [], floor: [], webhook: [] };
+	for (let round = -1; round < RUNS; round++) {
+		const shift = ((round % all.length) + all.length) % all.length;
+		for (const receiver of [...all.slice(shift), ...all.slice(0, shift)].filter(
+			(r) => !process.env.BENCH_E2E_ONLY || r.key === process.env.BENCH_E2E_ONLY,
+		)) {
+			// The warm-up (JIT, first executions, SQLite) needs no 1,000 posts: 100 do.
+			const r = await runOnce(n8n, receiver, dispatcher, round < 0 ? Math.min(100, POSTS) : POSTS);
+			const facts = `processed ${r.processedMs.toFixed(0)} ms, ${r.executions} executions, ${r.non200} non-200, ${r.lost} lost`;
+			log(
+				`${round < 0 ? 'warm-up' : `run ${round + 1}`} ${receiver.key}: intake ${r.intakeMs.toFixed(0)} ms, n8n CPU ${r.cpuPerPostMs.toFixed(1)} ms per POST, ${facts}`,
+			);
+			if (round >= 0) results[receiver.key].push(r);
+		}
+	}
+	return results;
+}
+function summary(runs: RunResult[]): TriggerStats {
+	const of = <K extends keyof RunResult>(key: K): number[] => runs.map((r) => r[key]);
+	const [medianMs, processedMedianMs, cpuPerPostMedianMs] = [
+		round(median(of('intakeMs'))),
+		Math.round(median(of('processedMs'))),
+		round(median(of('cpuPerPostMs'))),
+	];
+	return {
+		medianMs,
+		runsMs: of('intakeMs').map(Math.round),
+		processedMedianMs,
+		cpuPerPostMedianMs,
+		executions: of('executions'),
+		non200: of('non200'),
+		lost: of('lost'),
+	};
 }
 
 async function main(): Promise<void> {
-	const started = Date.now();
-	// BENCH_TARBALL: install another packed build instead (e.g. a candidate fix built from a scratch copy).
-	const tarball = process.env.BENCH_TARBALL ? resolve(process.env.BENCH_TARBALL) : runtime.buildAndPack({ log });
-	const floorTarball = packFloorTrigger();
-	const userFolder = mkdtempSync(join(tmpdir(), 'n8n-bench-'));
-	const n8n = await runtime.startN8n({
-		userFolder,
-		tarball,
-		extraPackages: [floorTarball],
-		install: true,
-		log,
-		// Keep every execution of the run (pruning could remove some while they are counted); less logging.
-		env: {
-			EXECUTIONS_DATA_PRUNE: 'false',
-			N8N_LOG_LEVEL: process.env.N8N_LOG_LEVEL ?? 'warn',
-			// e.g. BENCH_N8N_NODE_OPTIONS="--cpu-prof --cpu-prof-dir=.build/bench-results/n8n-prof" (written when n8n exits)
-			...(process.env.BENCH_N8N_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_N8N_NODE_OPTIONS } : {}),
-			// e.g. BENCH_N8N_ENV=N8N_EXPRESSION_ENGINE=legacy (comma-separated NAME=value pairs)
-			...Object.fromEntries(
-				(process.env.BENCH_N8N_ENV ?? '')
-					.split(',')
-					.filter((pair) => pair.includes('='))
-					.map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]),
-			),
-		},
-	});
-	// n8n runs in its own process group: never leave it behind, also on Ctrl-C.
-	process.once('exit', () => {
-		if (!n8n.exitInfo) n8n.killNow();
-	});
-	for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-		process.once(signal, () => {
-			n8n.killNow();
-			process.exit(130);
-		});
-	}
+	const [started, userFolder] = [Date.now(), mkdtempSync(join(tmpdir(), 'n8n-bench-'))];
+	const n8n = await startN8n(userFolder);
 	const dispatcher = new Agent({ connections: CONCURRENCY, keepAliveTimeout: 30_000 });
 	try {
-		const trigger = workflows.triggerNode('Platform Event', { events: ['callResult'], registerOnPublish: false });
-		// BENCH_TRIGGER_VERSION: the trigger's typeVersion in the workflow (for a candidate build with several versions).
-		if (process.env.BENCH_TRIGGER_VERSION) (trigger as { typeVersion?: number }).typeVersion = Number(process.env.BENCH_TRIGGER_VERSION);
-		const ours = await n8n.createWorkflow(workflows.chain('bench: trigger intake', [trigger, workflows.noOpNode('Received')]));
-		await n8n.api('POST', `/workflows/${ours.id}/publish`);
-		// Registered once a post with the right token answers; an empty body is refused (400) and starts nothing.
-		const ready = await n8n.callWebhook(workflows.triggerUrl(n8n, trigger, 'call-result'), { body: {}, retryMs: 20_000 });
-		if (ready.status !== 400) throw new Error(`the trigger answered ${ready.status} to an empty body`);
-
-		const webhookPath = `bench-call-result-${randomUUID().slice(0, 8)}`;
-		const webhook = {
-			id: randomUUID(),
-			name: 'Webhook',
-			type: 'n8n-nodes-base.webhook',
-			typeVersion: 2,
-			position: [0, 0],
-			webhookId: randomUUID(),
-			parameters: { httpMethod: 'POST', path: webhookPath, responseMode: 'onReceived', options: {} },
-		};
-		const theirs = await n8n.createWorkflow(workflows.chain('bench: webhook intake', [webhook, workflows.noOpNode('Received')]));
-		await n8n.api('POST', `/workflows/${theirs.id}/publish`);
-		const webhookUrl = `${n8n.url}/webhook/${webhookPath}`;
-		// n8n registers production webhooks just after publishing: wait until it answers (this probe is one execution
-		// before the first run; runs count only their own executions).
-		const probe = await n8n.callWebhook(webhookUrl, { body: { probe: true }, retryMs: 20_000 });
-		if (probe.status !== 200) throw new Error(`the Webhook node answered ${probe.status}`);
-
-		// The floor: the minimal community trigger, path <webhookId>/call-result.
-		const floorNode = {
-			id: randomUUID(),
-			name: 'Floor Trigger',
-			type: 'n8n-nodes-bench-floor-trigger.floorTrigger',
-			typeVersion: 1,
-			position: [0, 0],
-			webhookId: randomUUID(),
-			parameters: {},
-		};
-		const floor = await n8n.createWorkflow(workflows.chain('bench: floor trigger intake', [floorNode, workflows.noOpNode('Received')]));
-		await n8n.api('POST', `/workflows/${floor.id}/publish`);
-		const floorUrl = `${n8n.url}/webhook/${floorNode.webhookId}/call-result`;
-		const floorProbe = await n8n.callWebhook(floorUrl, { body: { probe: true }, retryMs: 20_000 });
-		if (floorProbe.status !== 200) throw new Error(`the floor trigger answered ${floorProbe.status}`);
-
-		const receivers: Receiver[] = [
-			{ key: 'ours', workflowId: ours.id, url: workflows.triggerUrl(n8n, trigger, 'call-result') },
-			{ key: 'floor', workflowId: floor.id, url: floorUrl },
-			{ key: 'webhook', workflowId: theirs.id, url: webhookUrl },
-		];
-		const results: Record<ReceiverKey, RunResult[]> = { ours: [], floor: [], webhook: [] };
-		// BENCH_E2E_ONLY=ours|floor|webhook: post to one receiver only (e.g. to profile n8n for one of them).
-		const only = process.env.BENCH_E2E_ONLY;
-		for (let round = -1; round < RUNS; round++) {
-			// Rotated every round, so that each receiver runs first, second and third equally often.
-			const shift = ((round % receivers.length) + receivers.length) % receivers.length;
-			const order = [...receivers.slice(shift), ...receivers.slice(0, shift)];
-			for (const receiver of order) {
-				if (only && receiver.key !== only) continue;
-				// The warm-up (JIT, first executions, SQLite) needs no 1,000 posts: 100 do.
-				const result = await runOnce(n8n, receiver, dispatcher, round < 0 ? Math.min(100, POSTS) : POSTS);
-				log(
-					`${round < 0 ? 'warm-up' : `run ${round + 1}`} ${receiver.key}: intake ${result.intakeMs.toFixed(0)} ms, n8n CPU ${result.cpuPerPostMs.toFixed(1)} ms per POST, ` +
-						`processed ${result.processedMs.toFixed(0)} ms, ${result.executions} executions, ${result.non200} non-200, ${result.lost} lost`,
-				);
-				if (round >= 0) results[receiver.key].push(result);
-			}
-		}
-		if (only) {
-			log(`BENCH_E2E_ONLY=${only}: nothing written`);
-			return;
-		}
-		const summary = (runs: RunResult[]) => ({
-			medianMs: Math.round(median(runs.map((r) => r.intakeMs)) * 10) / 10,
-			runsMs: runs.map((r) => Math.round(r.intakeMs)),
-			processedMedianMs: Math.round(median(runs.map((r) => r.processedMs))),
-			cpuPerPostMedianMs: Math.round(median(runs.map((r) => r.cpuPerPostMs)) * 10) / 10,
-			executions: runs.map((r) => r.executions),
-			non200: runs.map((r) => r.non200),
-			lost: runs.map((r) => r.lost),
-		});
+		const results = await measure(n8n, await receivers(n8n), dispatcher);
+		if (process.env.BENCH_E2E_ONLY) return log(`BENCH_E2E_ONLY=${process.env.BENCH_E2E_ONLY}: nothing written`);
 		const output: TriggerResult = {
 			measuredAt: new Date().toISOString(),
 			posts: POSTS,
@@ -316,15 +197,14 @@ async function main(): Promise<void> {
 			floor: summary(results.floor),
 			webhook: summary(results.webhook),
 			notes: [
-				`n8n ${(n8n as unknown as { version: string }).version} (scripts/n8n-runtime.js), SQLite, one main process, ${RUNS} runs per receiver after a warm-up, the order of the three receivers rotated every round.`,
+				`n8n ${n8n.version} (scripts/n8n-runtime.js), SQLite, one main process, ${RUNS} runs per receiver after a warm-up, the order of the three receivers rotated every round.`,
 				'Floor = a minimal community trigger (bench/fixtures/floor-trigger: one static POST webhook, outputs the body), installed beside this package.',
 				'Intake = first POST sent until the last answer (both receivers answer on receipt, before the execution ends); processed = until the last execution of the run finished.',
 				`Whole bench:e2e took ${Math.round((Date.now() - started) / 1000)} s including build, pack, n8n boot.`,
 			],
 		};
 		const outFile = resolve(process.env.BENCH_E2E_OUT ?? join(RESULTS_DIR, 'results-e2e.json'));
-		mkdirSync(resolve(outFile, '..'), { recursive: true });
-		writeFileSync(outFile, JSON.stringify(output, null, '\t') + '\n');
+		writeJson(outFile, output);
 		log(`ours: ${output.ours.medianMs} ms, floor: ${output.floor?.medianMs} ms, webhook: ${output.webhook.medianMs} ms; wrote ${outFile}`);
 	} finally {
 		await dispatcher.close();
@@ -334,7 +214,4 @@ async function main(): Promise<void> {
 	}
 }
 
-main().catch((error) => {
-	console.error(error);
-	process.exitCode = 1;
-});
+runMain(main);

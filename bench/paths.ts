@@ -1,28 +1,32 @@
-/** Where things are: the project, the pinned n8n install of the e2e tooling, and n8n-nodes-base. */
-import { existsSync } from 'node:fs';
+/** Where things are: the project root (this file runs from .build/bench/), the raw results of the last runs (git-ignored), n8n-nodes-base. */
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-
-/** The project root (this file runs from .build/bench/). */
 export const PROJECT_ROOT = resolve(__dirname, '..', '..');
-/** The pinned n8n of the e2e tooling (scripts/n8n-install.js), which brings n8n-nodes-base 2.41.1. */
-export const N8N_TOOLS_DIR = resolve(PROJECT_ROOT, process.env.N8N_TOOLS_DIR ?? '.tools/n8n');
-/**
- * Fallback when n8n is not installed: only the nodes (git-ignored), installed by hand with
- * `npm install --prefix .tools/bench-nodes-base --ignore-scripts --no-audit --no-fund n8n-nodes-base@2.41.1`.
- */
-export const FALLBACK_NODES_BASE_DIR = resolve(PROJECT_ROOT, '.tools/bench-nodes-base');
-
-/**
- * Raw results of the last runs (git-ignored): results.json (`npm run bench`), results-e2e.json (`npm run
- * bench:e2e`) and performance.md (the generated block). docs/performance.md carries the committed summary.
- */
 export const RESULTS_DIR = resolve(PROJECT_ROOT, '.build', 'bench-results');
-
-/** The n8n-nodes-base directory to load the HTTP Request node from, if any. */
+/** Writes a value as tab-indented JSON, creating the folder. */
+export function writeJson(file: string, value: unknown): void {
+	mkdirSync(resolve(file, '..'), { recursive: true });
+	writeFileSync(file, JSON.stringify(value, null, '\t') + '\n');
+}
+/** n8n-nodes-base from the pinned n8n of the e2e tooling (scripts/n8n-install.js), or only the nodes, installed by hand in .tools/bench-nodes-base. */
 export function nodesBaseDir(): string | undefined {
-	for (const base of [N8N_TOOLS_DIR, FALLBACK_NODES_BASE_DIR]) {
-		const dir = join(base, 'node_modules', 'n8n-nodes-base');
-		if (existsSync(join(dir, 'dist', 'nodes', 'HttpRequest', 'HttpRequest.node.js'))) return dir;
-	}
-	return undefined;
+	const dirs = [process.env.N8N_TOOLS_DIR ?? '.tools/n8n', '.tools/bench-nodes-base'].map((base) =>
+		resolve(PROJECT_ROOT, base, 'node_modules', 'n8n-nodes-base'),
+	);
+	return dirs.find((dir) => existsSync(join(dir, 'dist', 'nodes', 'HttpRequest', 'HttpRequest.node.js')));
+}
+/** A module of the project's JavaScript tooling (scripts/, test-e2e/support/), loaded from the project root. */
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+export const fromRoot = (path: string): any => require(join(PROJECT_ROOT, path));
+/** A log line's prefix: the script's tag and the time of day. */
+export const logger =
+	(tag: string) =>
+	(...args: unknown[]): void =>
+		console.log(`[${tag} ${new Date().toISOString().slice(11, 19)}]`, ...args);
+/** Runs a script's main; an error is printed and sets the exit code. */
+export function runMain(main: () => Promise<void>): void {
+	main().catch((error) => {
+		console.error(error);
+		process.exitCode = 1;
+	});
 }
