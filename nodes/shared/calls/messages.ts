@@ -59,6 +59,14 @@ export function describeUnknownOutcome(error: Described, call: { dst?: unknown; 
 	error.description = [UNKNOWN_OUTCOME_DESCRIPTION, descriptionWithoutRetry(error)].filter((part) => part !== '').join(' ');
 }
 
+/** Calls an error names, at most: n8n discards the output of a node that fails, so its error lists them. */
+const LISTED_CALLS = 50;
+
+/** Calls as an error lists them ("item 3: <internal_id>", ...): the first LISTED_CALLS, then an ellipsis. */
+export function listedCalls(calls: string[]): string {
+	return `${calls.slice(0, LISTED_CALLS).join(', ')}${calls.length > LISTED_CALLS ? ', …' : ''}`;
+}
+
 /** Why a call was refused past Max Calls per Agent Run, for the model: the cap is reached, no call was placed. */
 export function callCapReachedMessage(used: number, cap: number): string {
 	return `Not placed: this agent run already placed ${used} call${used === 1 ? '' : 's'}, the most Max Calls per Agent Run allows (${cap}). ${NO_CALL_PLACED} Do not try again in this run: tell the user the limit is reached.`;

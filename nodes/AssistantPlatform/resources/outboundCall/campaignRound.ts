@@ -18,6 +18,7 @@ import { MAX_FAILED_STATUS_READS } from './callsInFlight';
 import type { Outcome, Placement } from '../../../shared/calls/placement';
 import type { NextCall, RetryPolicy } from '../../../shared/campaign/retryPolicy';
 import { afterFailedPlacement, decideNextCall, noCall, readRetryPolicy } from '../../../shared/campaign/retryPolicy';
+import { listedCalls } from '../../../shared/calls/messages';
 
 /*
  * Place Call with Campaign options: what each item carries (attempt, Result Context, calling hours,
@@ -31,9 +32,6 @@ const NOT_KNOWN_YET: NextCall = noCall(
 
 /** Why dialling stops when status reads keep failing. */
 const READS_FAILED = `${MAX_FAILED_STATUS_READS} status reads of the calls in flight failed in a row (Campaign > Max Calls in Flight)`;
-
-/** Ids listed in an error, at most. */
-const LISTED_IDS = 50;
 
 function itemList(indices: number[]): string {
 	return `${indices.length === 1 ? 'item' : 'items'} ${indices.join(', ')}`;
@@ -175,7 +173,7 @@ export class PlaceCallCampaign {
 			notDialled.length === 0 ? '' : `${notDialled.length} item(s) were not dialled (${itemList(notDialled)}).`,
 			ended.length === 0
 				? ''
-				: `${ended.length} call(s) of this run ended or were given up on before and are NOT in any output, because n8n discards the output of a node that fails (${ended.slice(0, LISTED_IDS).join(', ')}${ended.length > LISTED_IDS ? ', …' : ''}): do not place them again either.`,
+				: `${ended.length} call(s) of this run ended or were given up on before and are NOT in any output, because n8n discards the output of a node that fails (${listedCalls(ended)}): do not place them again either.`,
 			'Set Settings > On Error to "Continue" (Continue On Fail) to get one result item per call instead.',
 		]
 			.filter((part) => part !== '')

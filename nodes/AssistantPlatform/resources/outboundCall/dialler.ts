@@ -8,16 +8,13 @@ import { retryAfterMs } from '../../../shared/transport/networkErrors';
 import { outboundApi } from '../../../shared/transport/outbound';
 import type { Outcome, Placement } from '../../../shared/calls/placement';
 import { describeOutcome, failedItem, outcomeOf, placedItem, readPlacement } from '../../../shared/calls/placement';
-import { markNoCallPlaced } from '../../../shared/calls/messages';
+import { listedCalls, markNoCallPlaced } from '../../../shared/calls/messages';
 import type { CallSlots } from '../../../shared/agent/callsPerRun';
 import type { DurableCallLimit, LimitPlace } from '../../../shared/calls/callLimit';
 import type { PlaceResult } from './callsInFlight';
 import type { PlaceCallCampaign } from './campaignRound';
 
 type NodeFailure = Error & { description?: string | null; httpCode?: string | null };
-
-/** Calls placed before a failure that its error lists, at most. */
-const LISTED_IDS = 50;
 
 /** What every call of the run shares, read once before the first. */
 export interface DialSetup {
@@ -145,12 +142,12 @@ export class PlaceCallDialler {
 		const { error, index } = this.failures[0];
 		const placed = [...this.placed].sort((a, b) => a.index - b.index);
 		const unknown = this.failures.filter((f) => f.outcome === 'unknown').length;
-		const ids = placed.slice(0, LISTED_IDS).map((p) => `item ${p.index}: ${String(p.internalId)}`);
+		const ids = placed.map((p) => `item ${p.index}: ${String(p.internalId)}`);
 		const report = [
 			`Stopped at item ${index}.`,
 			placed.length === 0
 				? 'No call was placed before this failure in this run.'
-				: `${placed.length} call(s) were already placed in this run and are NOT in any output, because n8n discards the output of a node that fails (${ids.join(', ')}${placed.length > LISTED_IDS ? ', …' : ''}). Re-running the node would call them again: remove those items first.`,
+				: `${placed.length} call(s) were already placed in this run and are NOT in any output, because n8n discards the output of a node that fails (${listedCalls(ids)}). Re-running the node would call them again: remove those items first.`,
 			this.failures.length > 1 ? `${this.failures.length} calls of the last batch failed.` : '',
 			unknown > 0 ? `${unknown} of the failed calls may have been placed (outcome unknown).` : '',
 			'Set Settings > On Error to "Continue" (Continue On Fail) to get one result item per call instead.',
