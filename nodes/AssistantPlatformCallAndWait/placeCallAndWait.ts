@@ -33,6 +33,7 @@ import type { LimitPlace } from '../shared/calls/callLimit';
 import { CALL_RESULT_FIELDS, callResultFields, parseCallResult } from '../shared/calls/callResult';
 import { isObject } from '../shared/core/object';
 import { outboundApi } from '../shared/transport/outbound';
+import type { NodeFailure } from '../shared/transport/errors';
 import { pollStatus } from '../shared/calls/statusPoll';
 import { callbackBodyTooLarge, MAX_CALLBACK_BODY_BYTES, refuse } from '../shared/n8n/webhookReply';
 import { campaignFields, deferralAt, deferredItem, readCampaignItem, readCampaignRun } from '../shared/campaign/options';
@@ -49,8 +50,6 @@ import type { RetryPolicy } from '../shared/campaign/retryPolicy';
  * 3. No result within Max Wait: n8n resumes without running the node and passes its input on, which
  *    execute() replaced with a pending item, so Call Status → Get can follow.
  */
-
-type NodeFailure = Error & { description?: string | null; httpCode?: string | null };
 
 /**
  * Fields of the waiting item the result does not keep: those that describe the wait, the result

@@ -7,6 +7,7 @@
  *   back). Nothing said about such a call tells anyone to try again.
  */
 
+import type { NodeFailure } from '../transport/errors';
 import { descriptionWithoutRetry } from '../transport/errors';
 
 export const NO_CALL_PLACED = 'No call was placed.';
@@ -16,8 +17,6 @@ const UNKNOWN_PREFIX = 'Outcome unknown: ';
 /** The human advice of an unknown outcome (the error's description); the message says the same in short. */
 const UNKNOWN_OUTCOME_DESCRIPTION =
 	'Placing a call is never retried automatically. Before this call is placed again, find out whether it was: Assistant Platform → Call Status → Get with its internal_id when one came back, else the call log on the platform.';
-
-type Described = Error & { description?: string | null };
 
 /** `text` ending with a full stop, so that a sentence can follow it. */
 function sentence(text: string): string {
@@ -52,7 +51,7 @@ function unknownOutcomeMessage(reason: string, call: { dst?: unknown; internalId
 }
 
 /** Rewrites an error of a call whose outcome is unknown: its message and description in the one voice above. */
-export function describeUnknownOutcome(error: Described, call: { dst?: unknown; internalId?: unknown } = {}): void {
+export function describeUnknownOutcome(error: NodeFailure, call: { dst?: unknown; internalId?: unknown } = {}): void {
 	if (error.message.startsWith(UNKNOWN_PREFIX)) return;
 	error.message = unknownOutcomeMessage(error.message, call);
 	// The rest of the transport's hint stays; its advice to try again (right for a read) does not.

@@ -4,6 +4,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import { OUTBOUND_CREDENTIAL } from '../core/constants';
 import { assertAllowedDestination } from './allowedDestinations';
 import type { PlatformResponse } from '../transport/request';
+import type { NodeFailure } from '../transport/errors';
 import {
 	assertE164,
 	assertHttpUrl,
@@ -256,7 +257,7 @@ export function outcomeOf(error: unknown): Outcome {
  * find out (`call`: its destination, and its internal_id when one is known).
  */
 export function describeOutcome(
-	error: Error & { description?: string | null },
+	error: NodeFailure,
 	outcome: Outcome,
 	call: { dst?: unknown; internalId?: unknown } = {},
 ): void {
@@ -272,7 +273,7 @@ function internalIdOf(error: Error): unknown {
 
 /** The per-item error output (Continue On Fail): the reason, whether the call may have been placed, and the request summary. */
 export function failedItem(
-	error: Error & { description?: string | null; httpCode?: string | null },
+	error: NodeFailure,
 	outcome: Outcome | 'invalid',
 	summary: IDataObject | undefined,
 ): IDataObject {

@@ -119,28 +119,29 @@ function hintText(hint: string | Hint): string {
 /** The hint each error of the transport was described with: beside the error, not on it (n8n saves its fields). */
 const DESCRIBED_WITH = new WeakMap<Error, Hint>();
 
-type Described = Error & { description?: string | null };
+/** An error as a node throws it (NodeApiError, NodeOperationError): a message, a description, an HTTP code. */
+export type NodeFailure = Error & { description?: string | null; httpCode?: string | null };
 
 /** Keeps the hint `error` was described with (its description is the hint's text). */
-function keepHint<E extends Described>(error: E, hint: string | Hint): E {
+function keepHint<E extends NodeFailure>(error: E, hint: string | Hint): E {
 	DESCRIBED_WITH.set(error, parts(hint));
 	return error;
 }
 
 /** Describes `error` with `hint`. */
-export function describeError(error: Described, hint: string | Hint): void {
+export function describeError(error: NodeFailure, hint: string | Hint): void {
 	error.description = hintText(hint);
 	keepHint(error, hint);
 }
 
 /** The hint `error` was described with; its description as it is when no hint says it. */
-export function hintOf(error: Described): Hint {
+export function hintOf(error: NodeFailure): Hint {
 	const hint = DESCRIBED_WITH.get(error);
 	return hint && hintText(hint) === error.description ? hint : [error.description ?? ''];
 }
 
 /** What `error`'s description says without advice to try again. */
-export function descriptionWithoutRetry(error: Described): string {
+export function descriptionWithoutRetry(error: NodeFailure): string {
 	return hintOf(error)
 		.map((part) => (typeof part === 'string' ? part : part.instead))
 		.join('');

@@ -6,6 +6,7 @@ import { runInBatches } from '../../helpers/batches';
 import type { RequestSettings } from '../../../shared/transport/settings';
 import { retryAfterMs } from '../../../shared/transport/networkErrors';
 import { outboundApi } from '../../../shared/transport/outbound';
+import type { NodeFailure } from '../../../shared/transport/errors';
 import type { Outcome, Placement } from '../../../shared/calls/placement';
 import { describeOutcome, failedItem, outcomeOf, placedItem, readPlacement } from '../../../shared/calls/placement';
 import { listedCalls, markNoCallPlaced } from '../../../shared/calls/messages';
@@ -13,8 +14,6 @@ import type { CallSlots } from '../../../shared/agent/callsPerRun';
 import type { DurableCallLimit, LimitPlace } from '../../../shared/calls/callLimit';
 import type { PlaceResult } from './callsInFlight';
 import type { PlaceCallCampaign } from './campaignRound';
-
-type NodeFailure = Error & { description?: string | null; httpCode?: string | null };
 
 /** What every call of the run shares, read once before the first. */
 export interface DialSetup {
