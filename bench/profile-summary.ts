@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 type Frame = { functionName: string; url: string; lineNumber: number };
 type Profile = { nodes: Array<{ id: number; callFrame: Frame; children?: number[] }>; samples: number[]; timeDeltas: number[] };
 const AREAS = new Map(Object.entries({ '(garbage collector)': 'GC', '(idle)': 'idle', '(program)': 'program (V8 internals)' }));
-/** Where a function's code lives: V8, node core, an npm package, a folder of ours or its file (our nodes: three levels deep). */
+/** Where a function's code lives: V8, node core, an npm package, a folder of ours (our nodes: the file, up to three levels deep). */
 function area({ url, functionName }: Frame): string {
 	const [pkg, ours] = [url.match(/^.*node_modules\/((@[^/]*\/)?[^/]*)/), url.match(/\/(nodes|credentials|bench|sandbox)\/(.*)$/)];
 	if (AREAS.has(functionName) || !url) return AREAS.get(functionName) ?? 'native / builtins';
@@ -16,15 +16,14 @@ function area({ url, functionName }: Frame): string {
 }
 const keyOf = (f: Frame): string =>
 	`${f.functionName || '(anonymous)'} ${f.url.replace(/^.*node_modules\//, '').replace(/^file:\/\/.*\/(nodes|bench|sandbox)\//, '$1/')}:${f.lineNumber + 1}`;
-const add = (map: Map<string, number>, key: string, time: number): void => void map.set(key, (map.get(key) ?? 0) + time);
+const add = <K>(map: Map<K, number>, key: K, time: number): void => void map.set(key, (map.get(key) ?? 0) + time);
 
 const [file, top = '25', filter] = process.argv.slice(2);
 const { nodes, samples, timeDeltas } = JSON.parse(readFileSync(file, 'utf8')) as Profile;
 const byId = new Map(nodes.map((node) => [node.id, node]));
-const parent = new Map<number, number>();
-for (const node of nodes) for (const child of node.children ?? []) parent.set(child, node.id);
+const parent = new Map(nodes.flatMap(({ id, children = [] }) => children.map((child): [number, number] => [child, id])));
 const self = new Map<number, number>();
-samples.forEach((id, i) => self.set(id, (self.get(id) ?? 0) + (timeDeltas[i] ?? 0)));
+samples.forEach((id, i) => add(self, id, timeDeltas[i] ?? 0));
 const total = [...self.values()].reduce((a, b) => a + b, 0);
 const [areas, selfByFn, inclusiveByFn] = [new Map<string, number>(), new Map<string, number>(), new Map<string, number>()];
 for (const [id, time] of self) {
@@ -38,11 +37,8 @@ for (const [id, time] of self) {
 }
 console.log(`profile ${file}: ${(total / 1000).toFixed(0)} ms sampled`);
 const inclusive = `top functions, inclusive time${filter ? ` (matching "${filter}")` : ''}`;
-for (const [title, map] of [
-	['self time by area', areas],
-	['top functions, self time', selfByFn],
-	[inclusive, inclusiveByFn],
-] as const) {
+const tables = { 'self time by area': areas, 'top functions, self time': selfByFn, [inclusive]: inclusiveByFn };
+for (const [title, map] of Object.entries(tables)) {
 	console.log(`\n${title}`);
 	for (const [name, t] of [...map].sort((a, b) => b[1] - a[1]).slice(0, Number(top)))
 		console.log(`  ${((t / total) * 100).toFixed(1).padStart(5)}%  ${(t / 1000).toFixed(0).padStart(6)} ms  ${name}`);

@@ -1,10 +1,7 @@
 /** What `npm run bench` and `npm run bench:e2e` write (.build/bench-results/*.json), read by report.ts. */
 
-/**
- * One client in one scenario: wall and CPU time (user + system) of its process, median and every measured run; items produced per run;
- * output items of the workflow's last node (first run); checks, per-run facts read from the sandbox; RSS after loading, before the
- * first run (baseline) and its maximum over the warm-up and every run (peak, getrusage maxrss).
- */
+/** One client in one scenario: wall and CPU time (user + system) of its process, median and every run; items per run, output items of the
+ * last node (first run), per-run checks read from the sandbox; RSS before the first run (baseline), its maximum over every run (peak). */
 export type ClientStats = Record<'medianMs' | 'medianCpuMs' | 'warmupMs' | 'outputItems' | 'baselineRssMB' | 'peakRssMB', number> &
 	Record<'runsMs' | 'runsCpuMs' | 'items', number[]> & { checks: Record<string, number[]>; detail: Record<string, unknown> };
 /** One scenario; case 7 adds Max Calls in Flight (cap), the sandbox clock's speed and the Status Check Interval (wall s). */
@@ -17,11 +14,6 @@ export type TriggerStats = Record<'medianMs' | 'processedMedianMs', number> &
 /** Case 4 (`npm run bench:e2e`); floor: the minimal community trigger (bench/fixtures/floor-trigger). */
 export type TriggerResult = Record<'ours' | 'webhook', TriggerStats> &
 	Record<'posts' | 'concurrency', number> & { floor?: TriggerStats; measuredAt: string; notes?: string[] };
-/** Case 5: the package's size and require time (context.ts). */
-type Package = Record<'tarballBytes' | 'unpackedBytes' | 'files' | 'requireFiles', number> &
-	Record<'requireOursMedianMs' | 'requireN8nWorkflowMedianMs' | 'processMedianMs', number> & { runs: Array<Record<string, number>> };
-type Machine = Record<'nproc' | 'memoryGB', number> &
-	Record<'cpu' | 'node' | 'platform', string> & { loadAverageAtStart: number[]; loadAverageAtEnd?: number[] };
 /** Everything `npm run bench` measured; cases 6 and 7 (create, dial), 5 (package) and 4 (trigger) may be absent. */
 export type BenchResults = Record<'list' | 'fanout' | 'status', ScenarioResult[]> &
 	Partial<Record<'create' | 'dial', ScenarioResult[]>> & {
@@ -30,7 +22,10 @@ export type BenchResults = Record<'list' | 'fanout' | 'status', ScenarioResult[]
 		settings: Record<string, unknown>;
 		versions: Record<string, string>;
 		nodesBaseDir: string;
-		machine: Machine;
+		machine: Record<'nproc' | 'memoryGB', number> &
+			Record<'cpu' | 'node' | 'platform', string> & { loadAverageAtStart: number[]; loadAverageAtEnd?: number[] };
 		trigger?: TriggerResult;
-		package?: Package;
+		/** Case 5: the package's size and require time (context.ts). */
+		package?: Record<'tarballBytes' | 'unpackedBytes' | 'files' | 'requireFiles', number> &
+			Record<'requireOursMedianMs' | 'requireN8nWorkflowMedianMs' | 'processMedianMs', number> & { runs: Array<Record<string, number>> };
 	};
