@@ -167,6 +167,7 @@ function caseTrigger(t: TriggerResult): string[] {
 	/** The ratio of n8n's CPU per POST of two receivers, if both were measured. */
 	const cpu = (a?: TriggerStats, b?: TriggerStats): string | undefined =>
 		a?.cpuPerPostMedianMs && b?.cpuPerPostMedianMs ? fmt(a.cpuPerPostMedianMs / b.cpuPerPostMedianMs) : undefined;
+	const webhookCpu = cpu(ours, webhook) ? `; n8n CPU per POST ours / Webhook node ${cpu(ours, webhook)}` : '';
 	const floorCpu = cpu(ours, floor)
 		? `; n8n CPU per POST ours / floor ${cpu(ours, floor)}, floor / Webhook node ${cpu(floor, webhook) ?? 'n/a'}`
 		: '';
@@ -185,7 +186,7 @@ function caseTrigger(t: TriggerResult): string[] {
 			['Not 200', ({ x }) => same(x.non200)],
 			['Lost', ({ x }) => same(x.lost)],
 		]),
-		`\nThroughput ratio ours / Webhook node: intake ${fmt(webhook.medianMs / ours.medianMs)}, executions ${fmt(webhook.processedMedianMs / ours.processedMedianMs)}${cpu(ours, webhook) ? `; n8n CPU per POST ours / Webhook node ${cpu(ours, webhook)}` : ''}.` +
+		`\nThroughput ratio ours / Webhook node: intake ${fmt(webhook.medianMs / ours.medianMs)}, executions ${fmt(webhook.processedMedianMs / ours.processedMedianMs)}${webhookCpu}.` +
 			(floor
 				? `\n\nOurs / floor: intake ${fmt(floor.medianMs / ours.medianMs)}x the floor's throughput, executions ${fmt(floor.processedMedianMs / ours.processedMedianMs)}x${floorCpu}.`
 				: ''),
