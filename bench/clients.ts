@@ -1,7 +1,4 @@
-/**
- * The clients compared, and the worker process each runs in (below). The n8n clients load the engine lazily: a raw
- * client's process never loads n8n-core.
- */
+/** The clients compared, and the worker process each runs in (the end of this file); a raw client's process never loads n8n-core. */
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 import type { Dispatcher } from 'undici';
 import type { ChainNode } from './engine';
@@ -10,7 +7,7 @@ import type { LABELS } from './report';
 /** The clients compared, named in the report's LABELS. */
 export type ClientName = keyof typeof LABELS;
 export type Target = { url: string; portalKey: string; outboundKey: string; assistantKey: string };
-/** A run of one kind (KINDS below) for these input values (destinations, call ids, names), one input item each. */
+/** A run of one kind (KINDS) with an input item per value (numbers, call ids, names). */
 export type RunSpec = {
 	kind: 'list' | 'place' | 'status' | 'create' | 'dial';
 	target: Target;
@@ -24,9 +21,8 @@ type Count = (items: INodeExecutionData[]) => number;
 const [PORTAL, OUTBOUND] = ['assistantPlatformPortalApi', 'assistantPlatformOutboundApi'] as const;
 const placeCall = (s: RunSpec): IDataObject => ({ resource: 'outboundCall', operation: 'placeCall', route: 'trunk', callerId: s.callerId });
 /**
- * What each kind of run asks of our node (credential, parameters); `field`: each input item's value, passed to the
- * node's parameter of that name; `produced`: the field of an output item or answer that counts as an item produced;
- * `post`: what the HTTP Request node and raw undici POST instead, the input field plus `body`.
+ * Per kind of run: our node's credential and parameters, each input item's `field` (a node parameter of that name), the
+ * field that makes an output item or answer one produced (or `count`), and the POST of the others (`field` and `body`).
  */
 type Kind = {
 	credential: string;
@@ -91,38 +87,29 @@ async function rawList(s: RunSpec, dispatcher: Dispatcher | undefined): Promise<
 }
 /** The kind's POST per input value, `concurrency` at a time, through the Agent; counts the answers that carry the field produced. */
 async function rawPosts(s: RunSpec, concurrency: number): Promise<RunOutput> {
-	const { credential, field, produced, post } = postOf(s);
-	const [bearer, outbound] = [{ authorization: `Bearer ${s.target.portalKey}` }, { 'x-apikey-secret-service': s.target.outboundKey }];
-	const headers: Record<string, string> = {
-		...(credential === PORTAL ? bearer : outbound),
-		'content-type': 'application/json',
-		accept: 'application/json',
-	};
-	const body = (value: string) => JSON.stringify({ [field]: value, ...post.body(s) });
+	const { credential, field, produced, post } = KINDS[s.kind];
+	const key: Record<string, string> =
+		credential === PORTAL ? { authorization: `Bearer ${s.target.portalKey}` } : { 'x-apikey-secret-service': s.target.outboundKey };
+	const headers = { ...key, 'content-type': 'application/json', accept: 'application/json' };
+	const body = (value: string) => JSON.stringify({ [field!]: value, ...post!.body(s) });
 	let [next, count] = [0, 0];
 	const lane = async (): Promise<void> => {
 		while (next < s.values.length) {
-			const answer = await rawRequest(s.target.url + post.path, headers, undiciAgent(), body(s.values[next++]));
-			if (typeof answer[produced] === 'string') count++;
+			const answer = await rawRequest(s.target.url + post!.path, headers, undiciAgent(), body(s.values[next++]));
+			if (typeof answer[produced!] === 'string') count++;
 		}
 	};
 	await Promise.all(Array.from({ length: concurrency }, lane));
 	return { items: count, outputItems: count };
-}
-function postOf(s: RunSpec): Required<Omit<Kind, 'count'>> {
-	const { field, produced, post } = KINDS[s.kind];
-	if (!field || !produced || !post) throw new Error(`a ${s.kind} run has no POST`);
-	return { ...KINDS[s.kind], field, produced, post };
 }
 
 type Engine = typeof import('./engine');
 let engine: Engine | undefined;
 const loadEngine = async (): Promise<Engine> => (engine ??= await import('./engine'));
 const all: Count = (items) => items.length;
-const withString =
-	(field: string): Count =>
-	(items) =>
-		items.filter((item) => typeof item.json[field] === 'string').length;
+function withString(field: string): Count {
+	return (items) => items.filter((item) => typeof item.json[field] === 'string').length;
+}
 /** Input (an item per value of the spec, or one empty item) -> the chain; `count` reads the items produced from the output. */
 async function n8nRun(s: RunSpec, chain: (e: Engine) => ChainNode[], count: Count): Promise<RunOutput> {
 	const e = await loadEngine();
@@ -142,18 +129,16 @@ async function n8nRun(s: RunSpec, chain: (e: Engine) => ChainNode[], count: Coun
 function ours(s: RunSpec, batching: boolean): Promise<RunOutput> {
 	const { credential, parameters, field, produced, count } = KINDS[s.kind];
 	const batch = batching ? { requestOptions: { batching: { batch: { batchSize: s.batchSize, batchInterval: 0 } } } } : {};
-	const fromInput = field ? { [field]: `={{ $json.${field} }}` } : {};
-	const node = (e: Engine): ChainNode => ({
-		type: e.OUR_TYPE,
-		parameters: { ...parameters(s), ...fromInput, ...batch },
+	const node = {
+		parameters: { ...parameters(s), ...(field && { [field]: `={{ $json.${field} }}` }), ...batch },
 		credentials: [credential],
-	});
-	return n8nRun(s, (e) => [node(e)], count ?? (produced ? withString(produced) : all));
+	};
+	return n8nRun(s, (e) => [{ type: e.OUR_TYPE, ...node }], count ?? (produced ? withString(produced) : all));
 }
 /** n8n's HTTP Request node as a user configures it in the editor (generic credential), at its default version. */
 const httpNode = (e: Engine, credential: string, parameters: IDataObject): ChainNode => ({
 	type: e.HTTP_TYPE,
-	typeVersion: e.loadNodesBase().httpRequestDefaultVersion,
+	typeVersion: e.loadNodesBase().httpRequestTypeVersion,
 	credentials: [credential],
 	parameters: { authentication: 'genericCredentialType', genericAuthType: credential, ...parameters },
 });
@@ -182,14 +167,14 @@ function httpList(s: RunSpec, splitOut: boolean): Promise<RunOutput> {
 }
 /** The HTTP Request node POSTing the kind's JSON body for every input item; counts the answers with the field produced. */
 function httpPost(s: RunSpec): Promise<RunOutput> {
-	const { credential, field, produced, post } = postOf(s);
-	const fields = { [field]: `={{ $json.${field} }}`, ...post.body(s) };
+	const { credential, field, produced, post } = KINDS[s.kind];
+	const fields = { [field!]: `={{ $json.${field} }}`, ...post!.body(s) };
 	const bodyParameters = { parameters: Object.entries(fields).map(([name, value]) => ({ name, value })) };
-	const [auth, url] = [credential === PORTAL ? 'httpBearerAuth' : 'httpHeaderAuth', s.target.url + post.path];
+	const [auth, url] = [credential === PORTAL ? 'httpBearerAuth' : 'httpHeaderAuth', s.target.url + post!.path];
 	const parameters = { method: 'POST', url, sendBody: true, contentType: 'json', specifyBody: 'keypair', bodyParameters, options: {} };
-	return n8nRun(s, (e) => [httpNode(e, auth, parameters)], withString(produced));
+	return n8nRun(s, (e) => [httpNode(e, auth, parameters)], withString(produced!));
 }
-/** What each client does: for Return All (list) or the kind's POSTs. */
+/** What each client does: Return All (list) or the kind's run. */
 const CLIENTS: Record<ClientName, (s: RunSpec) => Promise<RunOutput>> = {
 	ours: (s) => ours(s, false),
 	oursBatch: (s) => ours(s, true),
@@ -201,30 +186,26 @@ const CLIENTS: Record<ClientName, (s: RunSpec) => Promise<RunOutput>> = {
 	rawUndiciGlobal: (s) => rawList(s, undefined),
 	rawUndiciConcurrent: (s) => rawPosts(s, s.batchSize ?? 1),
 };
-/** Loads what a client needs before the first run (so that loading is not timed). */
-async function prepare(client: ClientName): Promise<Record<string, unknown>> {
-	if (client.startsWith('raw')) {
-		undici = await import('undici');
-		if (client !== 'rawUndiciGlobal') undiciAgent();
-		return {};
-	}
-	const e = await loadEngine();
-	if (!client.startsWith('http')) return {};
-	const { version, dir, httpRequestDefaultVersion } = e.loadNodesBase();
-	return { nodesBaseVersion: version, nodesBaseDir: dir, httpRequestTypeVersion: httpRequestDefaultVersion };
-}
 
 /**
- * This file is the worker, forked by run.ts for the client named in its argument: it loads the client, says it is
- * ready, then answers each run spec sent, timed around the client's work only, with the process's CPU time meanwhile
- * (far less noisy than wall time on a shared machine) and its peak RSS (getrusage maxRSS); it exits when run.ts
- * disconnects.
+ * The worker, forked by run.ts for the client named in its argument: loads it (untimed), says it is ready, then times
+ * each run sent around the client's work only, with the process's CPU time (far less noisy than wall time on a shared
+ * machine) and peak RSS (getrusage maxRSS); it exits when run.ts disconnects.
  */
 const client = process.argv[2] as ClientName;
 const memory = () => ({
 	rssMB: Math.round((process.memoryUsage.rss() / 1048576) * 10) / 10,
 	maxRssMB: Math.round((process.resourceUsage().maxRSS / 1024) * 10) / 10,
 });
+async function prepare(): Promise<object> {
+	if (client.startsWith('raw')) {
+		undici = await import('undici');
+		if (client !== 'rawUndiciGlobal') undiciAgent();
+		return {};
+	}
+	const e = await loadEngine();
+	return client.startsWith('http') ? e.loadNodesBase() : {};
+}
 async function run(spec: RunSpec): Promise<object> {
 	const [startedAt, cpu0, t0] = [Date.now(), process.cpuUsage(), process.hrtime.bigint()];
 	const output = await CLIENTS[client](spec);
@@ -234,4 +215,4 @@ async function run(spec: RunSpec): Promise<object> {
 const failed = (error: unknown) => process.send!({ error: (error as Error)?.stack ?? String(error) });
 process.on('message', (spec: RunSpec) => run(spec).then((reply) => process.send!(reply), failed));
 process.on('disconnect', () => process.exit(0));
-prepare(client).then((detail) => process.send!({ ...memory(), detail }), failed);
+prepare().then((detail) => process.send!({ ...memory(), detail }), failed);

@@ -1,7 +1,4 @@
-/**
- * The tests' engine (engine/) without their secrets guard, with n8n's HTTP Request and Split Out nodes; our node from
- * this build or from BENCH_SOURCE_ROOT (a compiled copy that resolves n8n-workflow to ours, e.g. by a symlink).
- */
+/** The tests' engine (engine/) without their secrets guard, with n8n's HTTP Request and Split Out nodes; our node from this build or BENCH_SOURCE_ROOT. */
 import Module from 'node:module';
 import { join, resolve, sep } from 'node:path';
 import { DirectoryLoader } from 'n8n-core';
@@ -12,6 +9,7 @@ import { engineAdditionalData, InputNode, INPUT_TYPE, outputOf, runChain as runE
 import type { ChainNode as EngineNode } from '../engine/workflow';
 import { nodesBaseDir, PROJECT_ROOT } from './paths';
 
+/** Our node and credentials: compiled, here or in a BENCH_VARIANTS copy (a folder whose n8n-workflow resolves to ours, e.g. by a symlink). */
 const SOURCE_ROOT = resolve(process.env.BENCH_SOURCE_ROOT ?? resolve(__dirname, '..'));
 function construct<T>(file: string, name: string): T {
 	// eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -25,10 +23,7 @@ class HelperLoopNode implements INodeType {
 	description = {
 		displayName: 'Bench Helper Loop',
 		name: FLOOR_TYPE,
-		group: ['transform'],
 		version: 1,
-		description: 'Cursor loop over httpRequestWithAuthentication',
-		defaults: { name: 'Helper Loop' },
 		inputs: ['main'],
 		outputs: ['main'],
 		credentials: [{ name: 'assistantPlatformPortalApi', required: true }],
@@ -80,8 +75,8 @@ function redirectEngineModules(foreignRoot: string): void {
 	};
 }
 
-let foreign: { dir: string; version: string; httpRequestDefaultVersion: number } | undefined;
-/** Loads n8n's HTTP Request and Split Out nodes from n8n-nodes-base into this engine (once). */
+let foreign: { nodesBaseVersion: string; nodesBaseDir: string; httpRequestTypeVersion: number } | undefined;
+/** Loads n8n's HTTP Request and Split Out nodes from n8n-nodes-base into this engine (once); their version, folder, and HTTP Request's default version. */
 export function loadNodesBase(): NonNullable<typeof foreign> {
 	if (foreign) return foreign;
 	const dir = nodesBaseDir();
@@ -92,16 +87,12 @@ export function loadNodesBase(): NonNullable<typeof foreign> {
 	nodeTypesByName[SPLIT_OUT_TYPE] = construct<INodeType>(join(dir, 'dist/nodes/Transform/SplitOut/SplitOut.node.js'), 'SplitOut');
 	// eslint-disable-next-line @typescript-eslint/no-require-imports
 	const { version } = require(join(dir, 'package.json')) as { version: string };
-	return (foreign = { dir, version, httpRequestDefaultVersion: Number(http.description.defaultVersion) });
+	return (foreign = { nodesBaseVersion: version, nodesBaseDir: dir, httpRequestTypeVersion: Number(http.description.defaultVersion) });
 }
 
-function typeNamed(name: string): INodeType | IVersionedNodeType {
-	if (!nodeTypesByName[name]) throw new Error(`Unknown node type ${name}`);
-	return nodeTypesByName[name];
-}
 const nodeTypes = {
-	getByName: typeNamed,
-	getByNameAndVersion: (name: string, version?: number) => NodeHelpers.getVersionedNodeType(typeNamed(name), version),
+	getByName: (name: string) => nodeTypesByName[name],
+	getByNameAndVersion: (name: string, version?: number) => NodeHelpers.getVersionedNodeType(nodeTypesByName[name], version),
 	getKnownTypes: () => ({}),
 } as INodeTypes;
 /** A node of the chain: its credentials by type name. */

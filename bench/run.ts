@@ -4,7 +4,6 @@ import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import os from 'node:os';
 import { join, resolve } from 'node:path';
-import { request } from 'undici';
 import { maxInFlight, PlatformSandbox } from '../sandbox';
 import type { SandboxOptions } from '../sandbox';
 import { pick } from '../sandbox/network';
@@ -13,22 +12,17 @@ import { CASE_KEYS, casePackage, newResults, report, write } from './context';
 import { caseDurable } from './durable';
 import { logger, nodesBaseDir, RESULTS_DIR, runMain, writeJson } from './paths';
 import { median, round } from './report';
-import type { BenchResults, ClientStats, ScenarioResult } from './results';
+import type { ClientStats, ScenarioResult } from './results';
 
 const log = logger('bench');
-/** A BENCH_ setting: its comma-separated values. */
+/** A BENCH_ setting's comma-separated values. */
 const setting = (name: string, fallback: string): string[] =>
-	(process.env[`BENCH_${name}`] || fallback).split(',').flatMap((s) => s.trim() || []);
+	(process.env[`BENCH_${name}`] || fallback).split(',').flatMap((value) => value.trim() || []);
 const numbers = (name: string, fallback: string): number[] => setting(name, fallback).map(Number);
 const RUNS = Math.max(1, Number(process.env.BENCH_RUNS || 5));
 const [SIZES, LATENCIES, DIAL_CAPS] = [numbers('SIZES', '1000,10000,100000'), numbers('LATENCIES', '0,20'), numbers('DIAL_CAPS', '5,20')];
-/** Case 4 is `npm run bench:e2e`; case 8 (durable.ts) runs only when named. */
-const [CASES, ONLY_CLIENTS, VARIANTS] = [
-	setting('CASES', Object.keys(CASE_KEYS).join(',')),
-	setting('CLIENTS', ''),
-	setting('VARIANTS', '').map((v) => v.split('=')),
-];
-const PROFILE_DIR = process.env.BENCH_PROFILE && resolve(process.env.BENCH_PROFILE);
+const [CASES, ONLY_CLIENTS] = [setting('CASES', Object.keys(CASE_KEYS).join(',')), setting('CLIENTS', '')];
+const [VARIANTS, PROFILE_DIR] = [setting('VARIANTS', '').map((v) => v.split('=')), process.env.BENCH_PROFILE];
 /** The settings recorded. Return All of up to shortListMax (20 to 150 ms a run): 5 runs after one warm-up measure the JIT and the noise more than the clients. */
 const SETTINGS = {
 	runs: RUNS,
@@ -44,9 +38,12 @@ const [CALLER, FANOUT_CALLS, STATUS_CALLS, MAX_PERSIST_DELAY_MS, CREATE_ITEMS] =
 /** Case 7: calls of 50 to 85 s (a sales campaign's) on a clock `speed` times faster, each line used `callsPerLine` times a run; the default Status Check Interval (5 s) scaled alike. */
 const DIAL = { speed: 60, callSec: [50, 85] as [number, number], callsPerLine: 20, intervalSeconds: 5 / 60 };
 
-/** A worker's answer to a run (checks: what `after` read). */
+/** A worker's answer to a run, with the checks `after` read. */
 type RunRecord = { ms: number; cpuMs: number; output: RunOutput; startedAt: number; maxRssMB: number; checks: Record<string, number> };
-/** clients in their order; runs, warm-ups: RUNS and 1 unless given; before: prepares the sandbox and says what to run; after: checks the run, reads the sandbox. */
+/**
+ * A scenario's clients, its runs and warm-ups (RUNS and 1 unless given); before: prepares the sandbox and says what to
+ * run (then the journal is cleared, the latency set: none for a warm-up); after: checks the run, reads the sandbox.
+ */
 type Scenario = {
 	result: Omit<ScenarioResult, 'clients'>;
 	clients: ClientName[];
@@ -54,14 +51,6 @@ type Scenario = {
 	warmups?: number;
 	before: (run: number, warmup: boolean) => RunSpec | Promise<RunSpec>;
 	after: (record: RunRecord) => Record<string, number>;
-};
-type Client = {
-	key: string;
-	child: ChildProcess;
-	exited: Promise<unknown>;
-	ready: { rssMB: number; detail: Record<string, unknown> };
-	warm?: RunRecord;
-	runs: RunRecord[];
 };
 /** A worker's next message (its answer to `spec` if given); an error if it failed or exited. */
 async function answer(child: ChildProcess, spec?: RunSpec): Promise<any> {
@@ -71,45 +60,53 @@ async function answer(child: ChildProcess, spec?: RunSpec): Promise<any> {
 	return message;
 }
 /** A worker of this client, loaded; with our node and credentials from `sourceRoot` (a BENCH_VARIANTS copy) if given. */
-async function start(client: ClientName, id: string, variant?: string, sourceRoot?: string): Promise<Client> {
+async function start(client: ClientName, id: string, variant?: string, sourceRoot?: string) {
 	const execArgv = ['--max-old-space-size=4096'];
 	const profile = [id, variant, client].filter(Boolean).join('-');
 	if (PROFILE_DIR && !client.startsWith('raw'))
-		execArgv.push('--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`, `--cpu-prof-name=${profile}.cpuprofile`);
+		execArgv.push('--cpu-prof', `--cpu-prof-dir=${resolve(PROFILE_DIR)}`, `--cpu-prof-name=${profile}.cpuprofile`);
 	const env = sourceRoot ? { ...process.env, BENCH_SOURCE_ROOT: resolve(sourceRoot) } : process.env;
 	const child = fork(join(__dirname, 'clients.js'), [client], { execArgv, env, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
 	const exited = once(child, 'exit').then(([code]) => child.emit('message', { error: `worker exited with ${code}` }));
-	return { key: variant ? `${client}@${variant}` : client, child, exited, ready: await answer(child), runs: [] };
+	const ready: { rssMB: number; detail: Record<string, unknown> } = await answer(child);
+	return { key: variant ? `${client}@${variant}` : client, child, exited, ready, records: [] as RunRecord[] };
 }
 /**
  * Every client of the scenario (our node's once more per BENCH_VARIANTS copy) in a worker process of its own (its own
  * core and peak memory), round robin, the order rotated every round so that load drift hits every client alike.
  */
-async function runScenario(scenario: Scenario, id: string): Promise<Record<string, ClientStats>> {
-	const names = scenario.clients.filter((c) => !ONLY_CLIENTS.length || ONLY_CLIENTS.includes(c));
+async function runScenario(sandbox: PlatformSandbox, scenario: Scenario): Promise<Record<string, ClientStats>> {
+	const { result, warmups = 1, runs = RUNS } = scenario;
+	const [names, id] = [
+		scenario.clients.filter((c) => !ONLY_CLIENTS.length || ONLY_CLIENTS.includes(c)),
+		`${result.case}-${result.n}-${result.latencyMs}ms`,
+	];
 	log(`${id}: ${names.join(', ')}`);
-	const clients: Client[] = [];
+	const clients: Array<Awaited<ReturnType<typeof start>>> = [];
 	for (const name of names) {
 		clients.push(await start(name, id));
 		if (name.startsWith('ours')) for (const [variant, dir] of VARIANTS) clients.push(await start(name, id, variant, dir));
 	}
 	try {
-		for (let run = -(scenario.warmups ?? 1); run < (scenario.runs ?? RUNS); run++) {
+		for (let run = -warmups; run < runs; run++) {
 			for (const client of clients.map((_c, i) => clients[(i + Math.max(0, run)) % clients.length])) {
-				const record: RunRecord = await answer(client.child, await scenario.before(run, run < 0));
-				record.checks = scenario.after(record);
-				if (run < 0) client.warm = record;
-				else client.runs.push(record);
+				const spec = await scenario.before(run, run < 0);
+				sandbox.clearJournal();
+				sandbox.setLatency(run < 0 ? 0 : result.latencyMs);
+				const record: RunRecord = await answer(client.child, spec);
+				client.records.push({ ...record, checks: scenario.after(record) });
 			}
 		}
 	} finally {
 		for (const { child } of clients) if (child.connected) child.disconnect();
 		await Promise.all(clients.map((client) => client.exited));
 	}
-	return Object.fromEntries(clients.map((client) => [client.key, statsOf(client)]));
+	return Object.fromEntries(
+		clients.map(({ key, ready, records }) => [key, statsOf(key, ready, records[warmups - 1], records.slice(warmups))]),
+	);
 }
-/** The client's stats: medians and runs of wall and CPU time, the checks per run, its memory (the last run's maxRSS is the peak). */
-function statsOf({ key, ready, warm, runs }: Client): ClientStats {
+/** A client's stats: medians and runs of wall and CPU time, the checks per run, its memory (the last run's maxRSS is the peak). */
+function statsOf(key: string, ready: { rssMB: number; detail: Record<string, unknown> }, warm: RunRecord, runs: RunRecord[]): ClientStats {
 	const [wall, cpu] = [runs.map((r) => r.ms), runs.map((r) => r.cpuMs)];
 	const checks = Object.fromEntries(Object.keys(runs[0]?.checks ?? {}).map((name) => [name, runs.map((r) => r.checks[name])]));
 	const stats: ClientStats = {
@@ -117,12 +114,12 @@ function statsOf({ key, ready, warm, runs }: Client): ClientStats {
 		runsMs: wall.map((v) => round(v, 2)),
 		medianCpuMs: round(median(cpu), 2),
 		runsCpuMs: cpu.map((v) => round(v, 2)),
-		warmupMs: round(warm?.ms ?? NaN, 2),
+		warmupMs: round(warm.ms, 2),
 		items: runs.map((r) => r.output.items),
 		outputItems: runs[0]?.output.outputItems ?? 0,
 		checks,
 		baselineRssMB: ready.rssMB,
-		peakRssMB: (runs.at(-1) ?? warm)?.maxRssMB ?? NaN,
+		peakRssMB: (runs.at(-1) ?? warm).maxRssMB,
 		detail: ready.detail,
 	};
 	const facts = Object.entries(checks).map(([name, values]) => `${name}=${values.join('/')}`);
@@ -137,7 +134,7 @@ function requests(sandbox: PlatformSandbox, method: string, prefix: string, stat
 }
 const destinations = (count: number, offset = 0): string[] =>
 	Array.from({ length: count }, (_v, i) => `+1415${String(5_000_000 + offset + i).padStart(7, '0')}`);
-/** The sandbox reset (journals cleared, no latency), with one caller assistant; the target with its key. */
+/** The sandbox reset, with one caller assistant; the target with its key. */
 function withCaller(sandbox: PlatformSandbox, base: Target): Target {
 	sandbox.reset();
 	return { ...base, assistantKey: sandbox.createAssistant({ name: 'Bench Caller', number: CALLER }).assistantApiKey };
@@ -153,11 +150,7 @@ function* caseList(sandbox: PlatformSandbox, target: Target): Iterable<Scenario>
 				result: { case: 'list', n, latencyMs: latency, expectedRequests: Math.ceil(n / SETTINGS.pageSize) },
 				clients: LIST_CLIENTS.filter((c) => latency === 0 || (c !== 'httpSplitOut' && c !== 'rawUndiciGlobal')),
 				...(n <= SETTINGS.shortListMax ? { runs: SETTINGS.shortRuns, warmups: SETTINGS.shortWarmups } : {}),
-				before: (_run, warmup) => {
-					sandbox.setLatency(warmup ? 0 : latency);
-					sandbox.clearJournal();
-					return { kind: 'list', target, values: [], pageSize: SETTINGS.pageSize };
-				},
+				before: () => ({ kind: 'list', target, values: [], pageSize: SETTINGS.pageSize }),
 				after: ({ output }) => {
 					if (output.items !== n) throw new Error(`list returned ${output.items} of ${n}`);
 					const non200 = sandbox.journal.filter((e) => e.status !== 200).length;
@@ -173,11 +166,7 @@ function* caseFanout(sandbox: PlatformSandbox, base: Target): Iterable<Scenario>
 		yield {
 			result: { case: 'fanout', n: FANOUT_CALLS, latencyMs: latency, batchSize },
 			clients: ['ours', 'oursBatch', 'rawUndici', 'rawUndiciConcurrent', 'http'],
-			before: (_run, warmup) => {
-				const target = withCaller(sandbox, base);
-				sandbox.setLatency(warmup ? 0 : latency);
-				return { kind: 'place', target, callerId: CALLER, values: destinations(FANOUT_CALLS), batchSize };
-			},
+			before: () => ({ kind: 'place', target: withCaller(sandbox, base), callerId: CALLER, values: destinations(FANOUT_CALLS), batchSize }),
 			after: ({ output, ms }) => {
 				const [posts, accepted] = requests(sandbox, 'POST', '/webhook/outbound_call', 200);
 				if (accepted !== output.items) throw new Error(`${accepted} POSTs accepted, ${output.items} items`);
@@ -185,7 +174,7 @@ function* caseFanout(sandbox: PlatformSandbox, base: Target): Iterable<Scenario>
 			},
 		};
 }
-/** Case 3: Call Status → Get with Wait for Call Record, for calls whose records are persisted at delays drawn per run and number (the same every bench). */
+/** Case 3: Call Status → Get with Wait for Call Record, for calls whose records are persisted at delays drawn per run and number. */
 function* caseStatus(sandbox: PlatformSandbox, base: Target): Iterable<Scenario> {
 	const calls = () => [...sandbox.state.calls.values()];
 	yield {
@@ -193,16 +182,14 @@ function* caseStatus(sandbox: PlatformSandbox, base: Target): Iterable<Scenario>
 		clients: ['ours', 'oursBatch'],
 		before: async (run, warmup) => {
 			const target = withCaller(sandbox, base);
-			const numbers = destinations(warmup ? 10 : STATUS_CALLS);
-			for (const dst of numbers) {
+			const headers = { 'x-apikey-secret-service': target.outboundKey, 'content-type': 'application/json' };
+			const place = async (dst: string) => {
 				const persistDelayMs = warmup ? 100 : Math.round(pick([0, MAX_PERSIST_DELAY_MS], 0, `${run} ${dst}`));
 				sandbox.setDialOutcome({ dst, dialstatus: 'ANSWER', ringMs: 300, durationSec: 1, persistDelayMs });
-			}
-			const headers = { 'x-apikey-secret-service': target.outboundKey, 'content-type': 'application/json' };
-			const place = (dst: string) => JSON.stringify({ dst, callerId: CALLER, assistantApiKey: target.assistantKey });
-			const url = `${target.url}/webhook/outbound_call`;
-			await Promise.all(numbers.map((dst) => request(url, { method: 'POST', headers, body: place(dst) }).then((res) => res.body.dump())));
-			sandbox.clearJournal();
+				const body = JSON.stringify({ dst, callerId: CALLER, assistantApiKey: target.assistantKey });
+				await (await fetch(`${target.url}/webhook/outbound_call`, { method: 'POST', headers, body })).arrayBuffer();
+			};
+			await Promise.all(destinations(warmup ? 10 : STATUS_CALLS).map(place));
 			return { kind: 'status', target, values: calls().map((call) => call.internalId), batchSize: STATUS_CALLS };
 		},
 		after: ({ output, ms, startedAt }) => {
@@ -215,13 +202,13 @@ function* caseStatus(sandbox: PlatformSandbox, base: Target): Iterable<Scenario>
 }
 /** Case 6: Assistant → Create for CREATE_ITEMS items: a write operation per item, through the node's router. */
 function* caseCreate(sandbox: PlatformSandbox, target: Target): Iterable<Scenario> {
-	const [names, batchSize] = [Array.from({ length: CREATE_ITEMS }, (_v, i) => `Bench assistant ${i}`), SETTINGS.fanoutBatchSize];
+	const [values, batchSize] = [Array.from({ length: CREATE_ITEMS }, (_v, i) => `Bench assistant ${i}`), SETTINGS.fanoutBatchSize];
 	yield {
 		result: { case: 'create', n: CREATE_ITEMS, latencyMs: 0, batchSize },
 		clients: ['ours', 'oursBatch', 'rawUndici', 'http'],
 		before: () => {
 			sandbox.reset();
-			return { kind: 'create', target, values: names, batchSize };
+			return { kind: 'create', target, values, batchSize };
 		},
 		after: ({ output }) => {
 			const [posts, created] = requests(sandbox, 'POST', '/api/v1/assistants', 201);
@@ -233,10 +220,10 @@ function* caseCreate(sandbox: PlatformSandbox, target: Target): Iterable<Scenari
 }
 /** Case 7: Place Call with Max Calls in Flight N, an account of N calls at once; ideal N x 60 / T calls a minute (mean call T), measured over first start to last end. */
 function* caseDial(sandbox: PlatformSandbox, base: Target): Iterable<Scenario> {
-	for (const cap of DIAL_CAPS) {
-		const { speed, callSec: durationSec, intervalSeconds } = DIAL;
+	const { speed, callSec: durationSec, callsPerLine, intervalSeconds } = DIAL;
+	for (const cap of DIAL_CAPS)
 		yield {
-			result: { case: 'dial', n: cap * DIAL.callsPerLine, latencyMs: 0, cap, speed, intervalSeconds },
+			result: { case: 'dial', n: cap * callsPerLine, latencyMs: 0, cap, speed, intervalSeconds },
 			clients: ['ours'],
 			runs: Math.min(RUNS, 3),
 			before: (run, warmup) => {
@@ -244,7 +231,7 @@ function* caseDial(sandbox: PlatformSandbox, base: Target): Iterable<Scenario> {
 				sandbox.setDialOutcome({ dialstatus: 'ANSWER', ringMs: 0, durationSec, persistDelayMs: 0 });
 				sandbox.setAccountLimit(cap);
 				// Other numbers every run: each call's length is drawn from the range per number.
-				const values = destinations(warmup ? cap * 2 : cap * DIAL.callsPerLine, 100_000 * (run + 2));
+				const values = destinations(warmup ? cap * 2 : cap * callsPerLine, 100_000 * (run + 2));
 				return { kind: 'dial', target, callerId: CALLER, values, cap, intervalSeconds };
 			},
 			after: ({ output }) => {
@@ -260,7 +247,6 @@ function* caseDial(sandbox: PlatformSandbox, base: Target): Iterable<Scenario> {
 				return { calls: calls.length, meanCallSec: round(meanMs / 1000, 1), ...rates, statusReadsPerCall, maxInFlight: inFlight };
 			},
 		};
-	}
 }
 /** The cases made of scenarios, in the order run, each on a sandbox of its own with these options. */
 const SCENARIO_CASES = [
@@ -275,36 +261,27 @@ async function withSandbox<T>(options: SandboxOptions, run: (sandbox: PlatformSa
 	const base = { url: sandbox.url, portalKey: sandbox.portalKey, outboundKey: sandbox.outboundKey, assistantKey: '' };
 	return run(sandbox, base).finally(() => sandbox.stop());
 }
-/** The named cases: 1, 2, 3, 6, 7, then 5 (context.ts) and 8 (durable.ts, written apart). */
-async function runCases(results: BenchResults): Promise<void> {
+
+/** The named cases: 1, 2, 3, 6, 7, then 5 (context.ts) and 8 (durable.ts, written apart); results.json unless only 8. */
+async function main(): Promise<void> {
+	if (process.argv.includes('--report')) return report();
+	const [started, nodesBase] = [Date.now(), nodesBaseDir()];
+	if (!nodesBase) throw new Error('n8n-nodes-base is not installed: run `npm run n8n:install` (the pinned n8n of the e2e tooling)');
+	const results = newResults(nodesBase, SETTINGS);
 	for (const [c, options, scenarios] of SCENARIO_CASES) {
 		if (!CASES.includes(c)) continue;
 		results[CASE_KEYS[c]] = await withSandbox(options, async (sandbox, base) => {
 			const done: ScenarioResult[] = [];
-			for (const s of scenarios(sandbox, base)) {
-				const id = [s.result.case, s.result.n, `${s.result.latencyMs}ms`].join('-');
-				done.push({ ...s.result, clients: await runScenario(s, id) });
-			}
+			for (const scenario of scenarios(sandbox, base)) done.push({ ...scenario.result, clients: await runScenario(sandbox, scenario) });
 			return done;
 		});
 	}
 	if (CASES.includes('5')) results.package = casePackage(RUNS);
-	if (!CASES.includes('8')) return;
-	const durable = await withSandbox({ clock: 'real', seed: { deterministic: true } }, (sandbox) => caseDurable(sandbox, SIZES));
-	writeJson(join(RESULTS_DIR, 'durable.json'), { measuredAt: new Date().toISOString(), loadAverage: os.loadavg(), durable });
-}
-
-async function main(): Promise<void> {
-	if (process.argv.includes('--report')) return report();
-	const [started, nodesBase] = [Date.now(), nodesBaseDir()];
-	if (!nodesBase)
-		throw new Error(
-			'n8n-nodes-base is not installed. Run `npm run n8n:install` (the pinned n8n of the e2e tooling), or install only the nodes: ' +
-				'`npm install --prefix .tools/bench-nodes-base --ignore-scripts --no-audit --no-fund n8n-nodes-base@2.41.1`.',
-		);
-	const results = newResults(nodesBase, SETTINGS);
-	await runCases(results);
-	if (CASES.includes('8') && CASES.length === 1) return log(`case 8 done: ${join(RESULTS_DIR, 'durable.json')}`);
+	if (CASES.includes('8')) {
+		const durable = await withSandbox({ clock: 'real', seed: { deterministic: true } }, (sandbox) => caseDurable(sandbox, SIZES));
+		writeJson(join(RESULTS_DIR, 'durable.json'), { measuredAt: new Date().toISOString(), loadAverage: os.loadavg(), durable });
+		if (CASES.length === 1) return log(`case 8 done: ${join(RESULTS_DIR, 'durable.json')}`);
+	}
 	results.machine.loadAverageAtEnd = os.loadavg().map((v) => round(v, 2));
 	results.durationSec = Math.round((Date.now() - started) / 1000);
 	write(results, CASES);
