@@ -1,5 +1,5 @@
 /** The clients compared, and the worker process each runs in (the end of this file); a raw client's process never loads n8n-core. */
-import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 import type { Dispatcher } from 'undici';
 import type { ChainNode } from './engine';
 import type { LABELS } from './report';
@@ -16,52 +16,50 @@ export type RunSpec = {
 } & Partial<Record<'batchSize' | 'pageSize' | 'cap' | 'intervalSeconds', number>>;
 /** Items produced (assistants listed, calls accepted, records read, ...); output items of the last node. */
 export type RunOutput = { items: number; outputItems: number };
-type Count = (items: INodeExecutionData[]) => number;
+/** Items produced among output items or answers. */
+type Count = (items: Array<{ json: IDataObject }>) => number;
+const all: Count = (items) => items.length;
+function withString(field: string): Count {
+	return (items) => items.filter((item) => typeof item.json[field] === 'string').length;
+}
 
 const [PORTAL, OUTBOUND] = ['assistantPlatformPortalApi', 'assistantPlatformOutboundApi'] as const;
 const placeCall = (s: RunSpec): IDataObject => ({ resource: 'outboundCall', operation: 'placeCall', route: 'trunk', callerId: s.callerId });
-/**
- * Per kind of run: our node's credential and parameters, each input item's `field` (a node parameter of that name), the
- * field that makes an output item or answer one produced (or `count`), and the POST of the others (`field` and `body`).
- */
+/** Per kind of run: our node's parameters, each input item's `field` (a parameter of that name), the items produced, the others' POST. */
 type Kind = {
-	credential: string;
 	parameters: (s: RunSpec) => IDataObject;
+	count: Count;
 	field?: string;
-	produced?: string;
-	count?: Count;
 	post?: { path: string; body: (s: RunSpec) => IDataObject };
 };
 const KINDS: Record<RunSpec['kind'], Kind> = {
-	list: { credential: PORTAL, parameters: () => ({ resource: 'assistant', operation: 'getAll', returnAll: true }) },
+	list: { parameters: () => ({ resource: 'assistant', operation: 'getAll', returnAll: true }), count: all },
 	place: {
-		credential: OUTBOUND,
 		parameters: placeCall,
+		count: withString('internal_id'),
 		field: 'dst',
-		produced: 'internal_id',
 		post: { path: '/webhook/outbound_call', body: (s) => ({ callerId: s.callerId, assistantApiKey: s.target.assistantKey }) },
 	},
 	status: {
-		credential: OUTBOUND,
 		parameters: () => ({ resource: 'callStatus', operation: 'get', waitForRecord: true }),
+		count: withString('dialStatus'),
 		field: 'internalId',
-		produced: 'dialStatus',
 	},
 	create: {
-		credential: PORTAL,
 		parameters: () => ({ resource: 'assistant', operation: 'create' }),
+		count: withString('assistantId'),
 		field: 'name',
-		produced: 'assistantId',
 		post: { path: '/api/v1/assistants', body: () => ({ description: '', mode: 'text' }) },
 	},
 	// Every call placed as a line frees up, and followed to its end.
 	dial: {
-		credential: OUTBOUND,
 		parameters: (s) => ({ ...placeCall(s), campaign: { maxCallsInFlight: s.cap, statusCheckInterval: s.intervalSeconds } }),
-		field: 'dst',
 		count: (items) => items.filter((i) => i.json.resultSource === 'status' && i.json.pending === false).length,
+		field: 'dst',
 	},
 };
+/** A POST to the management API (/api/v1) carries the portal key, to the outbound API the outbound key. */
+const portal = (path: string): boolean => path.startsWith('/api/v1/');
 
 let undici: typeof import('undici');
 let agent: Dispatcher | undefined;
@@ -85,32 +83,29 @@ async function rawList(s: RunSpec, dispatcher: Dispatcher | undefined): Promise<
 	}
 	return { items: collected.length, outputItems: collected.length };
 }
-/** The kind's POST per input value, `concurrency` at a time, through the Agent; counts the answers that carry the field produced. */
+/** The kind's POST per input value, `concurrency` at a time, through the Agent; the items produced among the answers. */
 async function rawPosts(s: RunSpec, concurrency: number): Promise<RunOutput> {
-	const { credential, field, produced, post } = KINDS[s.kind];
-	const key: Record<string, string> =
-		credential === PORTAL ? { authorization: `Bearer ${s.target.portalKey}` } : { 'x-apikey-secret-service': s.target.outboundKey };
+	const { field, post, count } = KINDS[s.kind];
+	const key: Record<string, string> = portal(post!.path)
+		? { authorization: `Bearer ${s.target.portalKey}` }
+		: { 'x-apikey-secret-service': s.target.outboundKey };
 	const headers = { ...key, 'content-type': 'application/json', accept: 'application/json' };
 	const body = (value: string) => JSON.stringify({ [field!]: value, ...post!.body(s) });
-	let [next, count] = [0, 0];
+	const answers: Array<{ json: IDataObject }> = [];
+	let next = 0;
 	const lane = async (): Promise<void> => {
-		while (next < s.values.length) {
-			const answer = await rawRequest(s.target.url + post!.path, headers, undiciAgent(), body(s.values[next++]));
-			if (typeof answer[produced!] === 'string') count++;
-		}
+		while (next < s.values.length)
+			answers.push({ json: await rawRequest(s.target.url + post!.path, headers, undiciAgent(), body(s.values[next++])) });
 	};
 	await Promise.all(Array.from({ length: concurrency }, lane));
-	return { items: count, outputItems: count };
+	const items = count(answers);
+	return { items, outputItems: items };
 }
 
 type Engine = typeof import('./engine');
 let engine: Engine | undefined;
 const loadEngine = async (): Promise<Engine> => (engine ??= await import('./engine'));
-const all: Count = (items) => items.length;
-function withString(field: string): Count {
-	return (items) => items.filter((item) => typeof item.json[field] === 'string').length;
-}
-/** Input (an item per value of the spec, or one empty item) -> the chain; `count` reads the items produced from the output. */
+/** Input (an item per value of the spec, or one empty item) -> the chain, every node with every credential; `count` reads the output. */
 async function n8nRun(s: RunSpec, chain: (e: Engine) => ChainNode[], count: Count): Promise<RunOutput> {
 	const e = await loadEngine();
 	const { field } = KINDS[s.kind];
@@ -127,19 +122,15 @@ async function n8nRun(s: RunSpec, chain: (e: Engine) => ChainNode[], count: Coun
 }
 /** Our node for the kind of run; with Batching (Settings > Request Options) of the spec's batchSize for oursBatch. */
 function ours(s: RunSpec, batching: boolean): Promise<RunOutput> {
-	const { credential, parameters, field, produced, count } = KINDS[s.kind];
+	const { parameters, field, count } = KINDS[s.kind];
 	const batch = batching ? { requestOptions: { batching: { batch: { batchSize: s.batchSize, batchInterval: 0 } } } } : {};
-	const node = {
-		parameters: { ...parameters(s), ...(field && { [field]: `={{ $json.${field} }}` }), ...batch },
-		credentials: [credential],
-	};
-	return n8nRun(s, (e) => [{ type: e.OUR_TYPE, ...node }], count ?? (produced ? withString(produced) : all));
+	const node = { parameters: { ...parameters(s), ...(field && { [field]: `={{ $json.${field} }}` }), ...batch } };
+	return n8nRun(s, (e) => [{ type: e.OUR_TYPE, ...node }], count);
 }
 /** n8n's HTTP Request node as a user configures it in the editor (generic credential), at its default version. */
 const httpNode = (e: Engine, credential: string, parameters: IDataObject): ChainNode => ({
 	type: e.HTTP_TYPE,
 	typeVersion: e.loadNodesBase().httpRequestTypeVersion,
-	credentials: [credential],
 	parameters: { authentication: 'genericCredentialType', genericAuthType: credential, ...parameters },
 });
 /** Return All with the HTTP Request node's own cursor pagination, then (or not) Split Out. */
@@ -165,21 +156,20 @@ function httpList(s: RunSpec, splitOut: boolean): Promise<RunOutput> {
 	const pages: Count = (items) => items.reduce((sum, item) => sum + ((item.json.data as unknown[] | undefined)?.length ?? 0), 0);
 	return n8nRun(s, (e) => (splitOut ? [list(e), split(e)] : [list(e)]), splitOut ? all : pages);
 }
-/** The HTTP Request node POSTing the kind's JSON body for every input item; counts the answers with the field produced. */
+/** The HTTP Request node POSTing the kind's JSON body for every input item. */
 function httpPost(s: RunSpec): Promise<RunOutput> {
-	const { credential, field, produced, post } = KINDS[s.kind];
+	const { field, post, count } = KINDS[s.kind];
 	const fields = { [field!]: `={{ $json.${field} }}`, ...post!.body(s) };
 	const bodyParameters = { parameters: Object.entries(fields).map(([name, value]) => ({ name, value })) };
-	const [auth, url] = [credential === PORTAL ? 'httpBearerAuth' : 'httpHeaderAuth', s.target.url + post!.path];
+	const [auth, url] = [portal(post!.path) ? 'httpBearerAuth' : 'httpHeaderAuth', s.target.url + post!.path];
 	const parameters = { method: 'POST', url, sendBody: true, contentType: 'json', specifyBody: 'keypair', bodyParameters, options: {} };
-	return n8nRun(s, (e) => [httpNode(e, auth, parameters)], withString(produced!));
+	return n8nRun(s, (e) => [httpNode(e, auth, parameters)], count);
 }
 /** What each client does: Return All (list) or the kind's run. */
 const CLIENTS: Record<ClientName, (s: RunSpec) => Promise<RunOutput>> = {
 	ours: (s) => ours(s, false),
 	oursBatch: (s) => ours(s, true),
-	helperLoop: (s) =>
-		n8nRun(s, (e) => [{ type: e.FLOOR_TYPE, parameters: { baseUrl: s.target.url, pageSize: s.pageSize }, credentials: [PORTAL] }], all),
+	helperLoop: (s) => n8nRun(s, (e) => [{ type: e.FLOOR_TYPE, parameters: { baseUrl: s.target.url, pageSize: s.pageSize } }], all),
 	http: (s) => (s.kind === 'list' ? httpList(s, false) : httpPost(s)),
 	httpSplitOut: (s) => httpList(s, true),
 	rawUndici: (s) => (s.kind === 'list' ? rawList(s, undiciAgent()) : rawPosts(s, 1)),
@@ -188,15 +178,12 @@ const CLIENTS: Record<ClientName, (s: RunSpec) => Promise<RunOutput>> = {
 };
 
 /**
- * The worker, forked by run.ts for the client named in its argument: loads it (untimed), says it is ready, then times
- * each run sent around the client's work only, with the process's CPU time (far less noisy than wall time on a shared
- * machine) and peak RSS (getrusage maxRSS); it exits when run.ts disconnects.
+ * The worker, forked by run.ts for the client its argument names: loads it (untimed) and says so with its RSS, then times
+ * each run sent around the client's work only, with its CPU time (far less noisy than wall time on a shared machine) and
+ * peak RSS (getrusage maxRSS); exits when run.ts disconnects.
  */
 const client = process.argv[2] as ClientName;
-const memory = () => ({
-	rssMB: Math.round((process.memoryUsage.rss() / 1048576) * 10) / 10,
-	maxRssMB: Math.round((process.resourceUsage().maxRSS / 1024) * 10) / 10,
-});
+const megabytes = (bytes: number) => Math.round(bytes / 104857.6) / 10;
 async function prepare(): Promise<object> {
 	if (client.startsWith('raw')) {
 		undici = await import('undici');
@@ -210,9 +197,9 @@ async function run(spec: RunSpec): Promise<object> {
 	const [startedAt, cpu0, t0] = [Date.now(), process.cpuUsage(), process.hrtime.bigint()];
 	const output = await CLIENTS[client](spec);
 	const [ms, cpu] = [Number(process.hrtime.bigint() - t0) / 1e6, process.cpuUsage(cpu0)];
-	return { ms, cpuMs: (cpu.user + cpu.system) / 1000, startedAt, endedAt: Date.now(), output, ...memory() };
+	return { ms, cpuMs: (cpu.user + cpu.system) / 1000, startedAt, output, maxRssMB: megabytes(process.resourceUsage().maxRSS * 1024) };
 }
 const failed = (error: unknown) => process.send!({ error: (error as Error)?.stack ?? String(error) });
 process.on('message', (spec: RunSpec) => run(spec).then((reply) => process.send!(reply), failed));
 process.on('disconnect', () => process.exit(0));
-prepare().then((detail) => process.send!({ ...memory(), detail }), failed);
+prepare().then((detail) => process.send!({ rssMB: megabytes(process.memoryUsage.rss()), detail }), failed);

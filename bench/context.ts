@@ -39,11 +39,9 @@ export function casePackage(runCount: number): BenchResults['package'] {
 		runs,
 	};
 }
-
 /** A results file's heading: the settings given, the machine, the versions measured; the cases still empty. */
 export function newResults(nodesBase: string, settings: Record<string, unknown>): BenchResults {
-	const versionOf = (dir: string): string =>
-		existsSync(join(dir, 'package.json')) ? readJson(join(dir, 'package.json')).version : 'not installed';
+	const versionOf = (dir: string): string => readJson(join(dir, 'package.json')).version;
 	const git = (...args: string[]) => spawnSync('git', args, { cwd: ROOT, encoding: 'utf8' });
 	const [rev, dirty] = [git('rev-parse', '--short', 'HEAD'), git('status', '--porcelain', '--', 'nodes', 'credentials')];
 	return {
@@ -61,9 +59,10 @@ export function newResults(nodesBase: string, settings: Record<string, unknown>)
 		versions: {
 			package: versionOf(ROOT),
 			revision: rev.status !== 0 ? 'unknown' : rev.stdout.trim() + (dirty.stdout?.trim() ? ' (nodes/credentials modified)' : ''),
-			...Object.fromEntries(['n8n-core', 'n8n-workflow'].map((pkg) => [pkg, versionOf(join(ROOT, 'node_modules', pkg))])),
+			'n8n-core': versionOf(join(ROOT, 'node_modules/n8n-core')),
+			'n8n-workflow': versionOf(join(ROOT, 'node_modules/n8n-workflow')),
 			'n8n-nodes-base': versionOf(nodesBase),
-			undici: versionOf(join(ROOT, 'node_modules', 'undici')),
+			undici: versionOf(join(ROOT, 'node_modules/undici')),
 		},
 		nodesBaseDir: nodesBase.replace(ROOT + '/', ''),
 		list: [],
@@ -73,44 +72,32 @@ export function newResults(nodesBase: string, settings: Record<string, unknown>)
 		dial: [],
 	};
 }
-
 /** The results key of each case `npm run bench` runs unless BENCH_CASES says otherwise (4 is `npm run bench:e2e`, 8 runs only when named). */
 export const CASE_KEYS = { 1: 'list', 2: 'fanout', 3: 'status', 5: 'package', 6: 'create', 7: 'dial' } as const;
-const [DOC, RESULTS_FILE, TRIGGER_FILE] = [
-	join(ROOT, 'docs', 'performance.md'),
-	join(RESULTS_DIR, 'results.json'),
-	join(RESULTS_DIR, 'results-e2e.json'),
-];
+const [DOC, RESULTS_FILE] = [join(ROOT, 'docs/performance.md'), join(RESULTS_DIR, 'results.json')];
 /** Case 4 is measured by `npm run bench:e2e` and merged from its own results file when present. */
-const withTrigger = (results: BenchResults): BenchResults =>
-	existsSync(TRIGGER_FILE) ? { ...results, trigger: readJson(TRIGGER_FILE) } : results;
-/** `--report`: case 4 merged into results.json again, docs/performance.md rendered from it. */
+function withTrigger(results: BenchResults): BenchResults {
+	const file = join(RESULTS_DIR, 'results-e2e.json');
+	return existsSync(file) ? { ...results, trigger: readJson(file) } : results;
+}
+/** `--report`: results.json with case 4 merged again, docs/performance.md rendered from it. */
 export function report(): void {
 	const results = withTrigger(readJson(RESULTS_FILE));
 	writeJson(RESULTS_FILE, results);
 	updatePerformanceDoc(DOC, renderMarkdown(results));
 	log(`re-rendered docs/performance.md from ${RESULTS_FILE}`);
 }
-/** Writes results.json and the generated block: docs/performance.md only from every case, BENCH_OUT and BENCH_NO_WRITE elsewhere. */
+/** Writes the results and their markdown: to BENCH_OUT, or results.json and, from every case (a partial run keeps the others of the last one), docs/performance.md. */
 export function write(measured: BenchResults, cases: string[]): void {
 	const results = withTrigger(measured);
 	if (process.env.BENCH_NO_WRITE) return console.log(renderMarkdown(results));
-	if (process.env.BENCH_OUT) {
-		const file = resolve(process.env.BENCH_OUT);
-		writeJson(file, results);
-		writeFileSync(file.replace(/\.json$/, '') + '.md', renderMarkdown(results) + '\n');
-		return log(`done in ${results.durationSec} s: ${file}`);
-	}
-	// A partial run (BENCH_CASES) keeps the other cases of the previous full run.
-	const skipped = Object.entries(CASE_KEYS).filter(([c]) => !cases.includes(c));
+	const out = process.env.BENCH_OUT && resolve(process.env.BENCH_OUT);
+	const skipped = out ? [] : Object.entries(CASE_KEYS).filter(([c]) => !cases.includes(c));
 	const previous: BenchResults | undefined = skipped.length && existsSync(RESULTS_FILE) ? readJson(RESULTS_FILE) : undefined;
 	for (const [, key] of skipped) Object.assign(results, { [key]: previous?.[key] ?? results[key] });
-	writeJson(RESULTS_FILE, results);
-	writeFileSync(join(RESULTS_DIR, 'performance.md'), renderMarkdown(results) + '\n');
-	if ((skipped.length && !previous) || !results.trigger)
-		return log(
-			`done in ${results.durationSec} s: ${RESULTS_DIR}; docs/performance.md left as it is (it takes every case: npm run bench:e2e, then npm run bench)`,
-		);
-	updatePerformanceDoc(DOC, renderMarkdown(results));
-	log(`done in ${results.durationSec} s: ${RESULTS_DIR}, docs/performance.md`);
+	writeJson(out || RESULTS_FILE, results);
+	writeFileSync(out ? out.replace(/\.json$/, '') + '.md' : join(RESULTS_DIR, 'performance.md'), renderMarkdown(results) + '\n');
+	const doc = !out && results.trigger && (previous || !skipped.length);
+	if (doc) updatePerformanceDoc(DOC, renderMarkdown(results));
+	log(`done in ${results.durationSec} s: ${out || RESULTS_DIR}${doc ? ', docs/performance.md' : ''}`);
 }

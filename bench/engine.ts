@@ -8,14 +8,10 @@ import { MemoryCredentialsHelper } from '../engine/credentials';
 import { engineAdditionalData, InputNode, INPUT_TYPE, outputOf, runChain as runEngine } from '../engine/workflow';
 import type { ChainNode as EngineNode } from '../engine/workflow';
 import { nodesBaseDir, PROJECT_ROOT } from './paths';
-
 /** Our node and credentials: compiled, here or in a BENCH_VARIANTS copy (a folder whose n8n-workflow resolves to ours, e.g. by a symlink). */
 const SOURCE_ROOT = resolve(process.env.BENCH_SOURCE_ROOT ?? resolve(__dirname, '..'));
-function construct<T>(file: string, name: string): T {
-	// eslint-disable-next-line @typescript-eslint/no-require-imports
-	return new (require(file) as Record<string, new () => T>)[name]();
-}
-
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const construct = <T>(file: string, name: string): T => new (require(file) as Record<string, new () => T>)[name]();
 export const [OUR_TYPE, FLOOR_TYPE] = ['n8n-nodes-assistant-platform.assistantPlatform', 'bench.helperLoop'];
 export const [HTTP_TYPE, SPLIT_OUT_TYPE] = ['n8n-nodes-base.httpRequest', 'n8n-nodes-base.splitOut'];
 /** The floor, a diagnostic: the least any node can do for Return All (ours / floor: our code; floor / raw: n8n's helper and engine). */
@@ -32,7 +28,6 @@ class HelperLoopNode implements INodeType {
 			{ displayName: 'Page Size', name: 'pageSize', type: 'number', default: 500 },
 		],
 	} as unknown as INodeType['description'];
-
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		const [baseURL, limit] = [this.getNodeParameter('baseUrl', 0) as string, this.getNodeParameter('pageSize', 0) as number];
 		const out: INodeExecutionData[] = [];
@@ -49,7 +44,6 @@ class HelperLoopNode implements INodeType {
 		return [out];
 	}
 }
-
 const credentialTypes = Object.fromEntries(
 	['AssistantPlatformPortalApi', 'AssistantPlatformOutboundApi'].map((name) => [
 		name[0].toLowerCase() + name.slice(1),
@@ -74,13 +68,11 @@ function redirectEngineModules(foreignRoot: string): void {
 		return original.call(this, request, parent, ...rest);
 	};
 }
-
 let foreign: { nodesBaseVersion: string; nodesBaseDir: string; httpRequestTypeVersion: number } | undefined;
 /** Loads n8n's HTTP Request and Split Out nodes from n8n-nodes-base into this engine (once); their version, folder, and HTTP Request's default version. */
 export function loadNodesBase(): NonNullable<typeof foreign> {
 	if (foreign) return foreign;
-	const dir = nodesBaseDir();
-	if (!dir) throw new Error('n8n-nodes-base is not installed (.tools/n8n or .tools/bench-nodes-base)');
+	const dir = nodesBaseDir()!; // run.ts checked it is installed
 	redirectEngineModules(resolve(dir, '..', '..'));
 	const http = construct<IVersionedNodeType>(join(dir, 'dist/nodes/HttpRequest/HttpRequest.node.js'), 'HttpRequest');
 	nodeTypesByName[HTTP_TYPE] = http;
@@ -89,25 +81,18 @@ export function loadNodesBase(): NonNullable<typeof foreign> {
 	const { version } = require(join(dir, 'package.json')) as { version: string };
 	return (foreign = { nodesBaseVersion: version, nodesBaseDir: dir, httpRequestTypeVersion: Number(http.description.defaultVersion) });
 }
-
 const nodeTypes = {
 	getByName: (name: string) => nodeTypesByName[name],
 	getByNameAndVersion: (name: string, version?: number) => NodeHelpers.getVersionedNodeType(nodeTypesByName[name], version),
 	getKnownTypes: () => ({}),
 } as INodeTypes;
-/** A node of the chain: its credentials by type name. */
-export type ChainNode = Pick<EngineNode, 'type' | 'typeVersion' | 'parameters'> & { credentials?: string[] };
+/** A node of the chain; every node has every credential the run is given. */
+export type ChainNode = Pick<EngineNode, 'type' | 'typeVersion' | 'parameters'>;
+type Credentials = ConstructorParameters<typeof MemoryCredentialsHelper>[0];
 /** Runs Input -> chain[0] -> chain[1] ... through WorkflowExecute (mode 'manual', execution order v1): the last node's output items, or its error. */
-export async function runChain(
-	items: INodeExecutionData[],
-	chain: ChainNode[],
-	credentials: ConstructorParameters<typeof MemoryCredentialsHelper>[0],
-) {
-	const nodes = chain.map(({ credentials: types = [], ...node }, index) => ({
-		name: `Node ${index}`,
-		...node,
-		credentials: Object.fromEntries(types.map((type) => [type, { id: `${type}-id`, name: type }])),
-	}));
+export async function runChain(items: INodeExecutionData[], chain: ChainNode[], credentials: Credentials) {
+	const refs = Object.fromEntries(Object.keys(credentials).map((type) => [type, { id: `${type}-id`, name: type }]));
+	const nodes = chain.map((node, index) => ({ name: `Node ${index}`, credentials: refs, ...node }));
 	const additionalData = engineAdditionalData(new MemoryCredentialsHelper(credentials, credentialTypes));
 	const { run, last } = await runEngine({ nodeTypes, additionalData, items, chain: nodes, name: 'Bench' });
 	return outputOf(run, last);

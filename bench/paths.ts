@@ -17,10 +17,9 @@ export function nodesBaseDir(): string | undefined {
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 export const fromRoot = (path: string): any => require(join(PROJECT_ROOT, path));
 /** A log line's prefix: the script's tag and the time of day. */
-export const logger =
-	(tag: string) =>
-	(...args: unknown[]): void =>
-		console.log(`[${tag} ${new Date().toISOString().slice(11, 19)}]`, ...args);
+export function logger(tag: string): (...args: unknown[]) => void {
+	return (...args) => console.log(`[${tag} ${new Date().toISOString().slice(11, 19)}]`, ...args);
+}
 /** Runs a script's main; an error is printed and sets the exit code. */
 export function runMain(main: () => Promise<void>): void {
 	main().catch((error) => {

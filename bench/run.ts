@@ -40,10 +40,7 @@ const DIAL = { speed: 60, callSec: [50, 85] as [number, number], callsPerLine: 2
 
 /** A worker's answer to a run, with the checks `after` read. */
 type RunRecord = { ms: number; cpuMs: number; output: RunOutput; startedAt: number; maxRssMB: number; checks: Record<string, number> };
-/**
- * A scenario's clients, its runs and warm-ups (RUNS and 1 unless given); before: prepares the sandbox and says what to
- * run (then the journal is cleared, the latency set: none for a warm-up); after: checks the run, reads the sandbox.
- */
+/** Runs and warm-ups: RUNS and 1 unless given; before: prepares the sandbox, says what to run; after: checks the run, reads the sandbox. */
 type Scenario = {
 	result: Omit<ScenarioResult, 'clients'>;
 	clients: ClientName[];
@@ -65,24 +62,20 @@ async function start(client: ClientName, id: string, variant?: string, sourceRoo
 	const profile = [id, variant, client].filter(Boolean).join('-');
 	if (PROFILE_DIR && !client.startsWith('raw'))
 		execArgv.push('--cpu-prof', `--cpu-prof-dir=${resolve(PROFILE_DIR)}`, `--cpu-prof-name=${profile}.cpuprofile`);
-	const env = sourceRoot ? { ...process.env, BENCH_SOURCE_ROOT: resolve(sourceRoot) } : process.env;
+	const env = { ...process.env, BENCH_SOURCE_ROOT: sourceRoot && resolve(sourceRoot) };
 	const child = fork(join(__dirname, 'clients.js'), [client], { execArgv, env, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
 	const exited = once(child, 'exit').then(([code]) => child.emit('message', { error: `worker exited with ${code}` }));
 	const ready: { rssMB: number; detail: Record<string, unknown> } = await answer(child);
 	return { key: variant ? `${client}@${variant}` : client, child, exited, ready, records: [] as RunRecord[] };
 }
-/**
- * Every client of the scenario (our node's once more per BENCH_VARIANTS copy) in a worker process of its own (its own
- * core and peak memory), round robin, the order rotated every round so that load drift hits every client alike.
- */
+type Client = Awaited<ReturnType<typeof start>>;
+/** Every client (our node's once more per BENCH_VARIANTS copy) in a worker of its own, round robin, the order rotated every round. */
 async function runScenario(sandbox: PlatformSandbox, scenario: Scenario): Promise<Record<string, ClientStats>> {
 	const { result, warmups = 1, runs = RUNS } = scenario;
-	const [names, id] = [
-		scenario.clients.filter((c) => !ONLY_CLIENTS.length || ONLY_CLIENTS.includes(c)),
-		`${result.case}-${result.n}-${result.latencyMs}ms`,
-	];
+	const names = scenario.clients.filter((c) => !ONLY_CLIENTS.length || ONLY_CLIENTS.includes(c));
+	const id = `${result.case}-${result.n}-${result.latencyMs}ms`;
 	log(`${id}: ${names.join(', ')}`);
-	const clients: Array<Awaited<ReturnType<typeof start>>> = [];
+	const clients: Client[] = [];
 	for (const name of names) {
 		clients.push(await start(name, id));
 		if (name.startsWith('ours')) for (const [variant, dir] of VARIANTS) clients.push(await start(name, id, variant, dir));
@@ -101,12 +94,11 @@ async function runScenario(sandbox: PlatformSandbox, scenario: Scenario): Promis
 		for (const { child } of clients) if (child.connected) child.disconnect();
 		await Promise.all(clients.map((client) => client.exited));
 	}
-	return Object.fromEntries(
-		clients.map(({ key, ready, records }) => [key, statsOf(key, ready, records[warmups - 1], records.slice(warmups))]),
-	);
+	return Object.fromEntries(clients.map((client) => [client.key, statsOf(client, warmups)]));
 }
 /** A client's stats: medians and runs of wall and CPU time, the checks per run, its memory (the last run's maxRSS is the peak). */
-function statsOf(key: string, ready: { rssMB: number; detail: Record<string, unknown> }, warm: RunRecord, runs: RunRecord[]): ClientStats {
+function statsOf({ key, ready, records }: Client, warmups: number): ClientStats {
+	const [warm, runs] = [records[warmups - 1], records.slice(warmups)];
 	const [wall, cpu] = [runs.map((r) => r.ms), runs.map((r) => r.cpuMs)];
 	const checks = Object.fromEntries(Object.keys(runs[0]?.checks ?? {}).map((name) => [name, runs.map((r) => r.checks[name])]));
 	const stats: ClientStats = {
