@@ -180,7 +180,7 @@ const CLIENTS: Record<ClientName, (s: RunSpec) => Promise<RunOutput>> = {
 /**
  * The worker, forked by run.ts for the client its argument names: loads it (untimed) and says so with its RSS, then times
  * each run sent around the client's work only, with its CPU time (far less noisy than wall time on a shared machine) and
- * peak RSS (getrusage maxRSS); exits when run.ts disconnects.
+ * peak RSS (getrusage maxRSS); exits when run.ts disconnects, or when the client cannot load.
  */
 const client = process.argv[2] as ClientName;
 const megabytes = (bytes: number) => Math.round(bytes / 104857.6) / 10;
@@ -199,7 +199,10 @@ async function run(spec: RunSpec): Promise<object> {
 	const [ms, cpu] = [Number(process.hrtime.bigint() - t0) / 1e6, process.cpuUsage(cpu0)];
 	return { ms, cpuMs: (cpu.user + cpu.system) / 1000, startedAt, output, maxRssMB: megabytes(process.resourceUsage().maxRSS * 1024) };
 }
-const failed = (error: unknown) => process.send!({ error: (error as Error)?.stack ?? String(error) });
+const failed = (error: unknown, then?: () => void) => process.send!({ error: (error as Error)?.stack ?? String(error) }, then);
 process.on('message', (spec: RunSpec) => run(spec).then((reply) => process.send!(reply), failed));
 process.on('disconnect', () => process.exit(0));
-prepare().then((detail) => process.send!({ rssMB: megabytes(process.memoryUsage.rss()), detail }), failed);
+prepare().then(
+	(detail) => process.send!({ rssMB: megabytes(process.memoryUsage.rss()), detail }),
+	(error) => failed(error, () => process.exit(1)),
+);

@@ -8,6 +8,7 @@ import { MemoryCredentialsHelper } from '../engine/credentials';
 import { engineAdditionalData, InputNode, INPUT_TYPE, outputOf, runChain as runEngine } from '../engine/workflow';
 import type { ChainNode as EngineNode } from '../engine/workflow';
 import { nodesBaseDir, PROJECT_ROOT } from './paths';
+
 /** Our node and credentials: compiled, here or in a BENCH_VARIANTS copy (a folder whose n8n-workflow resolves to ours, e.g. by a symlink). */
 const SOURCE_ROOT = resolve(process.env.BENCH_SOURCE_ROOT ?? resolve(__dirname, '..'));
 // eslint-disable-next-line @typescript-eslint/no-require-imports

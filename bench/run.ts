@@ -76,11 +76,11 @@ async function runScenario(sandbox: PlatformSandbox, scenario: Scenario): Promis
 	const id = `${result.case}-${result.n}-${result.latencyMs}ms`;
 	log(`${id}: ${names.join(', ')}`);
 	const clients: Client[] = [];
-	for (const name of names) {
-		clients.push(await start(name, id));
-		if (name.startsWith('ours')) for (const [variant, dir] of VARIANTS) clients.push(await start(name, id, variant, dir));
-	}
 	try {
+		for (const name of names) {
+			clients.push(await start(name, id));
+			if (name.startsWith('ours')) for (const [variant, dir] of VARIANTS) clients.push(await start(name, id, variant, dir));
+		}
 		for (let run = -warmups; run < runs; run++) {
 			for (const client of clients.map((_c, i) => clients[(i + Math.max(0, run)) % clients.length])) {
 				const spec = await scenario.before(run, run < 0);
