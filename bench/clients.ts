@@ -102,12 +102,10 @@ async function rawPosts(s: RunSpec, concurrency: number): Promise<RunOutput> {
 	return { items, outputItems: items };
 }
 
-type Engine = typeof import('./engine');
-let engine: Engine | undefined;
-const loadEngine = async (): Promise<Engine> => (engine ??= await import('./engine'));
+/** The in-process n8n (engine.ts), loaded by an n8n client's worker before its first run. */
+let engine: typeof import('./engine');
 /** Input (an item per value of the spec, or one empty item) -> the chain, every node with every credential; `count` reads the output. */
-async function n8nRun(s: RunSpec, chain: (e: Engine) => ChainNode[], count: Count): Promise<RunOutput> {
-	const e = await loadEngine();
+async function n8nRun(s: RunSpec, chain: ChainNode[], count: Count): Promise<RunOutput> {
 	const { field } = KINDS[s.kind];
 	const credentials = {
 		[PORTAL]: { baseUrl: s.target.url, portalApiKey: s.target.portalKey },
@@ -116,7 +114,7 @@ async function n8nRun(s: RunSpec, chain: (e: Engine) => ChainNode[], count: Coun
 		httpHeaderAuth: { name: 'X-APIKEY-SECRET-SERVICE', value: s.target.outboundKey },
 	};
 	const items = field ? s.values.map((value) => ({ json: { [field]: value } })) : [{ json: {} }];
-	const result = await e.runChain(items, chain(e), credentials);
+	const result = await engine.runChain(items, chain, credentials);
 	if (result.error) throw new Error(`workflow failed: ${result.error.message}`);
 	return { items: count(result.items), outputItems: result.items.length };
 }
@@ -125,12 +123,12 @@ function ours(s: RunSpec, batching: boolean): Promise<RunOutput> {
 	const { parameters, field, count } = KINDS[s.kind];
 	const batch = batching ? { requestOptions: { batching: { batch: { batchSize: s.batchSize, batchInterval: 0 } } } } : {};
 	const node = { parameters: { ...parameters(s), ...(field && { [field]: `={{ $json.${field} }}` }), ...batch } };
-	return n8nRun(s, (e) => [{ type: e.OUR_TYPE, ...node }], count);
+	return n8nRun(s, [{ type: engine.OUR_TYPE, ...node }], count);
 }
 /** n8n's HTTP Request node as a user configures it in the editor (generic credential), at its default version. */
-const httpNode = (e: Engine, credential: string, parameters: IDataObject): ChainNode => ({
-	type: e.HTTP_TYPE,
-	typeVersion: e.loadNodesBase().httpRequestTypeVersion,
+const httpNode = (credential: string, parameters: IDataObject): ChainNode => ({
+	type: engine.HTTP_TYPE,
+	typeVersion: engine.loadNodesBase().httpRequestTypeVersion,
 	parameters: { authentication: 'genericCredentialType', genericAuthType: credential, ...parameters },
 });
 /** Return All with the HTTP Request node's own cursor pagination, then (or not) Split Out. */
@@ -143,18 +141,17 @@ function httpList(s: RunSpec, splitOut: boolean): Promise<RunOutput> {
 		limitPagesFetched: false,
 		requestInterval: 0,
 	};
-	const list = (e: Engine) =>
-		httpNode(e, 'httpBearerAuth', {
-			method: 'GET',
-			url: `${s.target.url}/api/v1/assistants`,
-			sendQuery: true,
-			specifyQuery: 'keypair',
-			queryParameters: { parameters: [{ name: 'limit', value: String(s.pageSize) }] },
-			options: { pagination: { pagination } },
-		});
-	const split = (e: Engine): ChainNode => ({ type: e.SPLIT_OUT_TYPE, parameters: { fieldToSplitOut: 'data', include: 'noOtherFields' } });
+	const list = httpNode('httpBearerAuth', {
+		method: 'GET',
+		url: `${s.target.url}/api/v1/assistants`,
+		sendQuery: true,
+		specifyQuery: 'keypair',
+		queryParameters: { parameters: [{ name: 'limit', value: String(s.pageSize) }] },
+		options: { pagination: { pagination } },
+	});
+	const split = { type: engine.SPLIT_OUT_TYPE, parameters: { fieldToSplitOut: 'data', include: 'noOtherFields' } };
 	const pages: Count = (items) => items.reduce((sum, item) => sum + ((item.json.data as unknown[] | undefined)?.length ?? 0), 0);
-	return n8nRun(s, (e) => (splitOut ? [list(e), split(e)] : [list(e)]), splitOut ? all : pages);
+	return n8nRun(s, splitOut ? [list, split] : [list], splitOut ? all : pages);
 }
 /** The HTTP Request node POSTing the kind's JSON body for every input item. */
 function httpPost(s: RunSpec): Promise<RunOutput> {
@@ -163,13 +160,13 @@ function httpPost(s: RunSpec): Promise<RunOutput> {
 	const bodyParameters = { parameters: Object.entries(fields).map(([name, value]) => ({ name, value })) };
 	const [auth, url] = [portal(post!.path) ? 'httpBearerAuth' : 'httpHeaderAuth', s.target.url + post!.path];
 	const parameters = { method: 'POST', url, sendBody: true, contentType: 'json', specifyBody: 'keypair', bodyParameters, options: {} };
-	return n8nRun(s, (e) => [httpNode(e, auth, parameters)], count);
+	return n8nRun(s, [httpNode(auth, parameters)], count);
 }
 /** What each client does: Return All (list) or the kind's run. */
 const CLIENTS: Record<ClientName, (s: RunSpec) => Promise<RunOutput>> = {
 	ours: (s) => ours(s, false),
 	oursBatch: (s) => ours(s, true),
-	helperLoop: (s) => n8nRun(s, (e) => [{ type: e.FLOOR_TYPE, parameters: { baseUrl: s.target.url, pageSize: s.pageSize } }], all),
+	helperLoop: (s) => n8nRun(s, [{ type: engine.FLOOR_TYPE, parameters: { baseUrl: s.target.url, pageSize: s.pageSize } }], all),
 	http: (s) => (s.kind === 'list' ? httpList(s, false) : httpPost(s)),
 	httpSplitOut: (s) => httpList(s, true),
 	rawUndici: (s) => (s.kind === 'list' ? rawList(s, undiciAgent()) : rawPosts(s, 1)),
@@ -190,8 +187,8 @@ async function prepare(): Promise<object> {
 		if (client !== 'rawUndiciGlobal') undiciAgent();
 		return {};
 	}
-	const e = await loadEngine();
-	return client.startsWith('http') ? e.loadNodesBase() : {};
+	engine = await import('./engine');
+	return client.startsWith('http') ? engine.loadNodesBase() : {};
 }
 async function run(spec: RunSpec): Promise<object> {
 	const [startedAt, cpu0, t0] = [Date.now(), process.cpuUsage(), process.hrtime.bigint()];
