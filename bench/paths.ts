@@ -8,21 +8,18 @@ export function writeJson(file: string, value: unknown): void {
 	mkdirSync(resolve(file, '..'), { recursive: true });
 	writeFileSync(file, JSON.stringify(value, null, '\t') + '\n');
 }
-/** n8n-nodes-base from the pinned n8n of the e2e tooling (scripts/n8n-install.js), or only the nodes, installed by hand in .tools/bench-nodes-base. */
+/** n8n-nodes-base of the pinned n8n (scripts/n8n-install.js, `npm run n8n:install`), if installed. */
 export function nodesBaseDir(): string | undefined {
-	const dirs = [process.env.N8N_TOOLS_DIR ?? '.tools/n8n', '.tools/bench-nodes-base'].map((base) =>
-		resolve(PROJECT_ROOT, base, 'node_modules', 'n8n-nodes-base'),
-	);
-	return dirs.find((dir) => existsSync(join(dir, 'dist', 'nodes', 'HttpRequest', 'HttpRequest.node.js')));
+	const dir = join(fromRoot('scripts/n8n-install.js').paths.nodeModules, 'n8n-nodes-base');
+	return existsSync(join(dir, 'dist', 'nodes', 'HttpRequest', 'HttpRequest.node.js')) ? dir : undefined;
 }
 /** A module of the project's JavaScript tooling (scripts/, test-e2e/support/), loaded from the project root. */
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 export const fromRoot = (path: string): any => require(join(PROJECT_ROOT, path));
 /** A log line's prefix: the script's tag and the time of day. */
-export const logger =
-	(tag: string) =>
-	(...args: unknown[]): void =>
-		console.log(`[${tag} ${new Date().toISOString().slice(11, 19)}]`, ...args);
+export function logger(tag: string): (...args: unknown[]) => void {
+	return (...args) => console.log(`[${tag} ${new Date().toISOString().slice(11, 19)}]`, ...args);
+}
 /** Runs a script's main; an error is printed and sets the exit code. */
 export function runMain(main: () => Promise<void>): void {
 	main().catch((error) => {
