@@ -1,7 +1,7 @@
 /** Case 8 of `npm run bench` (docs/performance.md, "Durable campaign at scale"): example 6 on one real n8n per size. */
 import { maxInFlight } from '../sandbox';
 import type { PlatformSandbox } from '../sandbox';
-import { groupUsage, lineUse, listExecutions, options } from './n8n';
+import { lineUse, listExecutions, n8nUsage, options } from './n8n';
 import { fromRoot, logger } from './paths';
 import { round } from './report';
 
@@ -14,20 +14,18 @@ const log = logger('bench durable');
 /** The largest execution data (bytes of its JSON) among the newest `limit` executions of a workflow. */
 const largestExecution = async (n8n: any, workflowId: string, limit: number): Promise<number> =>
 	Math.max(0, ...(await listExecutions(n8n, workflowId, { limit, data: true })).map((e) => JSON.stringify(e.data ?? {}).length));
-
 export async function caseDurable(sandbox: PlatformSandbox, sizes: number[]): Promise<Array<Record<string, unknown>>> {
 	const tarball = process.env.E2E_TARBALL || buildAndPack({ log });
 	const results: Array<Record<string, unknown>> = [];
 	for (const size of sizes) {
 		sandbox.reset();
 		const campaign = await dc.startCampaignN8n({ tarball, sandbox });
-		const measured = setUp(sandbox, campaign, size).then((plan) => runSize(sandbox, campaign.n8n, plan));
-		results.push(await measured.finally(() => campaign.stop()));
+		results.push(await measureSize(sandbox, campaign, size).finally(() => campaign.stop()));
 	}
 	return results;
 }
-/** Inserts the contacts, creates both workflows as measured here and publishes the results one; the network as planned. */
-async function setUp(sandbox: PlatformSandbox, { n8n, byType }: any, size: number) {
+/** One size: the contacts, both workflows as measured here, the network as planned; the dial workflow published and n8n sampled until every expected call has ended (or MAX_MINUTES); then the figures. */
+async function measureSize(sandbox: PlatformSandbox, { n8n, byType }: any, size: number) {
 	const [plan, t0] = [dc.planDurableCampaign(size), Date.now()];
 	const table = await dc.contactsTable(n8n, dc.TABLE, plan.contacts);
 	log(`${size} contacts inserted in ${((Date.now() - t0) / 1000).toFixed(0)} s`);
@@ -37,22 +35,18 @@ async function setUp(sandbox: PlatformSandbox, { n8n, byType }: any, size: numbe
 	const retryPolicy = { ...dialNode.retryPolicy, busy: 10 / SPEED, noAnswer: 10 / SPEED };
 	Object.assign(dialNode, { retryPolicy, campaignOptions: { keepDiallingSeconds: 60, checkIntervalSeconds: CHECK_SECONDS } });
 	parameters(workflows.results, 'Record Call Result').retryPolicy = retryPolicy;
-	const [results, dial] = [await n8n.createWorkflow(workflows.results), await n8n.createWorkflow(workflows.dial)];
-	const setUpOnce = await n8n.runWorkflow(results.id);
+	const [{ id: results }, { id: dial }] = [await n8n.createWorkflow(workflows.results), await n8n.createWorkflow(workflows.dial)];
+	const setUpOnce = await n8n.runWorkflow(results);
 	if (setUpOnce.status !== 'success') throw new Error(`Set Up Once failed: ${JSON.stringify(setUpOnce.data?.resultData?.error)}`);
-	await publishTrigger(n8n, results.id, workflows.trigger);
+	await publishTrigger(n8n, results, workflows.trigger);
 	dc.applyNetwork(sandbox, plan.rules, SPEED, LINES);
 	const expected = [...plan.rules.values()].reduce((sum: number, steps: unknown) => sum + dc.expectedCalls(steps).length, 0);
-	return { size, expected, results: results.id as string, dial: dial.id as string };
-}
-/** Publishes the dial workflow and samples n8n until every expected call has ended (or BENCH_DURABLE_MAX_MINUTES); then measures. */
-async function runSize(sandbox: PlatformSandbox, n8n: any, { size, expected, results, dial }: Awaited<ReturnType<typeof setUp>>) {
 	const started = Date.now();
 	await n8n.api('POST', `/workflows/${dial}/publish`);
-	const [pgid, cpuAtStart] = [n8n.child.pid, (await groupUsage(n8n.child.pid)).cpuMs];
+	const [pgid, cpuAtStart] = [n8n.child.pid, (await n8nUsage(n8n.child.pid, true)).cpuMs];
 	let [rssMB, resultBytes, stopped] = [0, 0, false];
 	for (let tick = 0; ; tick++) {
-		rssMB = Math.max(rssMB, (await groupUsage(pgid)).rssMB);
+		rssMB = Math.max(rssMB, (await n8nUsage(pgid, true)).rssMB);
 		if (tick % 15 === 0) resultBytes = Math.max(resultBytes, await largestExecution(n8n, results, 20));
 		const { calls } = sandbox.callJournal;
 		if (calls.length >= expected && calls.every((c) => c.endedWallAt !== null)) break;
@@ -63,7 +57,7 @@ async function runSize(sandbox: PlatformSandbox, n8n: any, { size, expected, res
 	await n8n.api('POST', `/workflows/${dial}/unpublish`).catch(() => undefined);
 	const wallMs = Date.now() - started;
 	await delay(3000); // the last results are recorded
-	const cpuMs = (await groupUsage(pgid)).cpuMs - cpuAtStart;
+	const cpuMs = (await n8nUsage(pgid, true)).cpuMs - cpuAtStart;
 	const dialBytes = await largestExecution(n8n, dial, 250);
 	resultBytes = Math.max(resultBytes, await largestExecution(n8n, results, 50));
 	const { calls, refusals } = sandbox.callJournal;

@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Agent, request } from 'undici';
-import { groupUsage, listExecutions, options, type Execution } from './n8n';
+import { listExecutions, n8nUsage, options, type Execution } from './n8n';
 import { fromRoot, logger, PROJECT_ROOT, RESULTS_DIR, runMain, writeJson } from './paths';
 import { median, round } from './report';
 import type { TriggerResult, TriggerStats } from './results';
@@ -19,7 +19,7 @@ type RunResult = Record<'cpuPerPostMs' | 'intakeMs' | 'processedMs' | 'non200' |
 /** POSTs to one receiver, CONCURRENCY in flight, then waits until every execution of the run finished (or none changed for 15 s). */
 async function runOnce(n8n: any, { workflowId, url }: Receiver, dispatcher: Agent, posts: number): Promise<RunResult> {
 	// Execution timestamps have millisecond precision.
-	const [since, cpu0, t0] = [Date.now() - 1, (await groupUsage(n8n.child.pid)).cpuMs, performance.now()];
+	const [since, cpu0, t0] = [Date.now() - 1, (await n8nUsage(n8n.child.pid, false)).cpuMs, performance.now()];
 	let [next, non200] = [0, 0];
 	const lane = async (): Promise<void> => {
 		while (next++ < posts) {
@@ -39,7 +39,7 @@ async function runOnce(n8n: any, { workflowId, url }: Receiver, dispatcher: Agen
 		if (found.length !== seen) [seen, changedAt] = [found.length, Date.now()];
 	}
 	// CPU until the executions finished (the polling of the public API above is included, the same for every receiver).
-	const cpuPerPostMs = ((await groupUsage(n8n.child.pid)).cpuMs - cpu0) / posts;
+	const cpuPerPostMs = ((await n8nUsage(n8n.child.pid, false)).cpuMs - cpu0) / posts;
 	const succeeded = found.filter((e) => e.status === 'success');
 	const processedMs = Math.max(...succeeded.map((e) => Date.parse(e.stoppedAt ?? e.startedAt))) - since;
 	const executions = succeeded.length;

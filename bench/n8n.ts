@@ -6,13 +6,13 @@ export function options<K extends string>(prefix: string, defaults: Record<K, nu
 	const entries = Object.entries<number>(defaults).map(([name, value]) => [name, Number(process.env[prefix + name] ?? value)]);
 	return Object.fromEntries(entries) as Record<K, number>;
 }
-/** CPU time used so far (ms) and resident memory (MB) of n8n's process group (n8n and its task runner), from Linux's /proc (NaN elsewhere). */
-export async function groupUsage(pgid: number): Promise<{ cpuMs: number; rssMB: number }> {
-	const pids = (await readdir('/proc').catch(() => [])).filter((name) => /^\d+$/.test(name));
-	const stats = await Promise.all(pids.map((pid) => readFile(`/proc/${pid}/stat`, 'utf8').catch(() => ''))); // '': it ended
+/** CPU time used so far (ms) and resident memory (MB) of n8n's main process (the leader of its group), or with `group` of the whole group (n8n and its task runner), from Linux's /proc (NaN elsewhere). */
+export async function n8nUsage(pid: number, group: boolean): Promise<{ cpuMs: number; rssMB: number }> {
+	const pids = group ? (await readdir('/proc').catch(() => [])).filter((name) => /^\d+$/.test(name)) : [String(pid)];
+	const stats = await Promise.all(pids.map((id) => readFile(`/proc/${id}/stat`, 'utf8').catch(() => ''))); // '': it ended
 	const usage = { cpuMs: 0, rssMB: 0 };
 	// The fields after "(command) ": 5 pgrp, 14 utime and 15 stime (USER_HZ 100: 10 ms), 24 rss (pages of 4 kB).
-	for (const fields of stats.map((stat) => stat.slice(stat.lastIndexOf(') ') + 2).split(' ')).filter((f) => Number(f[2]) === pgid)) {
+	for (const fields of stats.map((stat) => stat.slice(stat.lastIndexOf(') ') + 2).split(' ')).filter((f) => Number(f[2]) === pid)) {
 		usage.cpuMs += (Number(fields[11]) + Number(fields[12])) * 10;
 		usage.rssMB += Number(fields[21]) / 256;
 	}
