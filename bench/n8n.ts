@@ -1,0 +1,37 @@
+/** What the scripts that measure a real n8n share (e2e.ts, campaign.ts, durable.ts): options, n8n's usage, its executions. */
+import { readdir, readFile } from 'node:fs/promises';
+
+/** Numeric options from the environment: `<prefix><NAME>`, else the default. */
+export function options<K extends string>(prefix: string, defaults: Record<K, number>): Record<K, number> {
+	const entries = Object.entries<number>(defaults).map(([name, value]) => [name, Number(process.env[prefix + name] ?? value)]);
+	return Object.fromEntries(entries) as Record<K, number>;
+}
+/** CPU time used so far (ms) and resident memory (MB) of n8n's main process (the leader of its group), or with `group` of the whole group (n8n and its task runner), from Linux's /proc (NaN elsewhere). */
+export async function n8nUsage(pid: number, group: boolean): Promise<{ cpuMs: number; rssMB: number }> {
+	const pids = group ? (await readdir('/proc').catch(() => [])).filter((name) => /^\d+$/.test(name)) : [String(pid)];
+	const stats = await Promise.all(pids.map((id) => readFile(`/proc/${id}/stat`, 'utf8').catch(() => ''))); // '': it ended
+	const usage = { cpuMs: 0, rssMB: 0 };
+	// The fields after "(command) ": 5 pgrp, 14 utime and 15 stime (USER_HZ 100: 10 ms), 24 rss (pages of 4 kB).
+	for (const fields of stats.map((stat) => stat.slice(stat.lastIndexOf(') ') + 2).split(' ')).filter((f) => Number(f[2]) === pid)) {
+		usage.cpuMs += (Number(fields[11]) + Number(fields[12])) * 10;
+		usage.rssMB += Number(fields[21]) / 256;
+	}
+	return usage.cpuMs ? usage : { cpuMs: NaN, rssMB: NaN };
+}
+export type Execution = { status: string; startedAt: string; stoppedAt: string | null; data?: unknown };
+/** A workflow's newest executions from the public API: `limit` of them, or with `since` (ms) every one that started since. */
+export async function listExecutions(n8n: any, workflowId: string, { limit = 250, data = false, since = NaN } = {}): Promise<Execution[]> {
+	const found: Execution[] = [];
+	for (let cursor = ''; ; ) {
+		const query = `workflowId=${workflowId}&includeData=${data}&limit=${limit}${cursor && `&cursor=${encodeURIComponent(cursor)}`}`;
+		const page: { data: Execution[]; nextCursor?: string } = await n8n.api('GET', `/executions?${query}`);
+		found.push(...page.data.filter((e) => !(Date.parse(e.startedAt) < since)));
+		if (!page.nextCursor || Number.isNaN(since) || Date.parse(page.data.at(-1)?.startedAt ?? '') < since) return found;
+		cursor = page.nextCursor;
+	}
+}
+/** The share of `lines` lines that calls ([start, end] each) kept busy from the first start until `to`. */
+export function lineUse(calls: Array<[number, number]>, lines: number, to: number): number {
+	const from = Math.min(...calls.map(([start]) => start));
+	return calls.reduce((sum, [start, end]) => sum + Math.max(0, Math.min(end, to) - start), 0) / (lines * (to - from));
+}
