@@ -95,9 +95,10 @@ export function write(measured: BenchResults, cases: string[]): void {
 	const skipped = out ? [] : Object.entries(CASE_KEYS).filter(([c]) => !cases.includes(c));
 	const previous: BenchResults | undefined = skipped.length && existsSync(RESULTS_FILE) ? readJson(RESULTS_FILE) : undefined;
 	for (const [, key] of skipped) Object.assign(results, { [key]: previous?.[key] ?? results[key] });
+	const markdown = renderMarkdown(results);
 	writeJson(out || RESULTS_FILE, results);
-	writeFileSync(out ? out.replace(/\.json$/, '') + '.md' : join(RESULTS_DIR, 'performance.md'), renderMarkdown(results) + '\n');
+	writeFileSync(out ? out.replace(/\.json$/, '') + '.md' : join(RESULTS_DIR, 'performance.md'), markdown + '\n');
 	const doc = !out && results.trigger && (previous || !skipped.length);
-	if (doc) updatePerformanceDoc(DOC, renderMarkdown(results));
+	if (doc) updatePerformanceDoc(DOC, markdown);
 	log(`done in ${results.durationSec} s: ${out || RESULTS_DIR}${doc ? ', docs/performance.md' : ''}`);
 }

@@ -43,10 +43,11 @@ async function measureSize(sandbox: PlatformSandbox, { n8n, byType }: any, size:
 	const expected = [...plan.rules.values()].reduce((sum: number, steps: unknown) => sum + dc.expectedCalls(steps).length, 0);
 	const started = Date.now();
 	await n8n.api('POST', `/workflows/${dial}/publish`);
-	const [pgid, cpuAtStart] = [n8n.child.pid, (await n8nUsage(n8n.child.pid, true)).cpuMs];
+	const pid = n8n.child.pid; // the leader of n8n's process group
+	const cpuAtStart = (await n8nUsage(pid, true)).cpuMs;
 	let [rssMB, resultBytes, stopped] = [0, 0, false];
 	for (let tick = 0; ; tick++) {
-		rssMB = Math.max(rssMB, (await n8nUsage(pgid, true)).rssMB);
+		rssMB = Math.max(rssMB, (await n8nUsage(pid, true)).rssMB);
 		if (tick % 15 === 0) resultBytes = Math.max(resultBytes, await largestExecution(n8n, results, 20));
 		const { calls } = sandbox.callJournal;
 		if (calls.length >= expected && calls.every((c) => c.endedWallAt !== null)) break;
@@ -57,7 +58,7 @@ async function measureSize(sandbox: PlatformSandbox, { n8n, byType }: any, size:
 	await n8n.api('POST', `/workflows/${dial}/unpublish`).catch(() => undefined);
 	const wallMs = Date.now() - started;
 	await delay(3000); // the last results are recorded
-	const cpuMs = (await n8nUsage(pgid, true)).cpuMs - cpuAtStart;
+	const cpuMs = (await n8nUsage(pid, true)).cpuMs - cpuAtStart;
 	const dialBytes = await largestExecution(n8n, dial, 250);
 	resultBytes = Math.max(resultBytes, await largestExecution(n8n, results, 50));
 	const { calls, refusals } = sandbox.callJournal;

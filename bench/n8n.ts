@@ -10,13 +10,14 @@ export function options<K extends string>(prefix: string, defaults: Record<K, nu
 export async function n8nUsage(pid: number, group: boolean): Promise<{ cpuMs: number; rssMB: number }> {
 	const pids = group ? (await readdir('/proc').catch(() => [])).filter((name) => /^\d+$/.test(name)) : [String(pid)];
 	const stats = await Promise.all(pids.map((id) => readFile(`/proc/${id}/stat`, 'utf8').catch(() => ''))); // '': it ended
-	const usage = { cpuMs: 0, rssMB: 0 };
 	// The fields after "(command) ": 5 pgrp, 14 utime and 15 stime (USER_HZ 100: 10 ms), 24 rss (pages of 4 kB).
-	for (const fields of stats.map((stat) => stat.slice(stat.lastIndexOf(') ') + 2).split(' ')).filter((f) => Number(f[2]) === pid)) {
-		usage.cpuMs += (Number(fields[11]) + Number(fields[12])) * 10;
-		usage.rssMB += Number(fields[21]) / 256;
-	}
-	return usage.cpuMs ? usage : { cpuMs: NaN, rssMB: NaN };
+	const mine = stats
+		.filter(Boolean)
+		.map((stat) => stat.slice(stat.lastIndexOf(') ') + 2).split(' '))
+		.filter((fields) => !group || Number(fields[2]) === pid);
+	if (mine.length === 0) return { cpuMs: NaN, rssMB: NaN };
+	const sum = (read: (fields: string[]) => number) => mine.reduce((total, fields) => total + read(fields), 0);
+	return { cpuMs: sum((f) => (Number(f[11]) + Number(f[12])) * 10), rssMB: sum((f) => Number(f[21]) / 256) };
 }
 export type Execution = { status: string; startedAt: string; stoppedAt: string | null; data?: unknown };
 /** A workflow's newest executions from the public API: `limit` of them, or with `since` (ms) every one that started since. */

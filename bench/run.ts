@@ -185,8 +185,9 @@ function* caseStatus(sandbox: PlatformSandbox, base: Target): Iterable<Scenario>
 			return { kind: 'status', target, values: calls().map((call) => call.internalId), batchSize: STATUS_CALLS };
 		},
 		after: ({ output, ms, startedAt }) => {
-			const ideal = Math.max(0, ...calls().map((call) => call.persistAt - startedAt));
-			if (output.items !== calls().length) throw new Error(`${output.items} of ${calls().length} records read`);
+			const placed = calls();
+			const ideal = Math.max(0, ...placed.map((call) => call.persistAt - startedAt));
+			if (output.items !== placed.length) throw new Error(`${output.items} of ${placed.length} records read`);
 			const [statusRequests, notFound] = requests(sandbox, 'GET', '/getDialstatus/', 404);
 			return { statusRequests, notFound, idealMs: Math.round(ideal), overshootMs: Math.round(ms - ideal) };
 		},
