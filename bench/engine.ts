@@ -2,10 +2,9 @@
 import Module from 'node:module';
 import { join, resolve, sep } from 'node:path';
 import { DirectoryLoader } from 'n8n-core';
-import type { ICredentialType, IExecuteFunctions, INodeExecutionData, INodeType, INodeTypes, IVersionedNodeType } from 'n8n-workflow';
-import { NodeHelpers } from 'n8n-workflow';
+import type { ICredentialType, IExecuteFunctions, INodeExecutionData, INodeType, IVersionedNodeType } from 'n8n-workflow';
 import { MemoryCredentialsHelper } from '../engine/credentials';
-import { engineAdditionalData, InputNode, INPUT_TYPE, outputOf, runChain as runEngine } from '../engine/workflow';
+import { engineAdditionalData, InputNode, INPUT_TYPE, nodeTypesOf, outputOf, runChain as runEngine } from '../engine/workflow';
 import type { ChainNode as EngineNode } from '../engine/workflow';
 import { nodesBaseDir, PROJECT_ROOT } from './paths';
 
@@ -82,11 +81,7 @@ export function loadNodesBase(): NonNullable<typeof foreign> {
 	const { version } = require(join(dir, 'package.json')) as { version: string };
 	return (foreign = { nodesBaseVersion: version, nodesBaseDir: dir, httpRequestTypeVersion: Number(http.description.defaultVersion) });
 }
-const nodeTypes = {
-	getByName: (name: string) => nodeTypesByName[name],
-	getByNameAndVersion: (name: string, version?: number) => NodeHelpers.getVersionedNodeType(nodeTypesByName[name], version),
-	getKnownTypes: () => ({}),
-} as INodeTypes;
+const nodeTypes = nodeTypesOf(nodeTypesByName);
 /** A node of the chain; every node has every credential the run is given. */
 export type ChainNode = Pick<EngineNode, 'type' | 'typeVersion' | 'parameters'>;
 type Credentials = ConstructorParameters<typeof MemoryCredentialsHelper>[0];

@@ -250,7 +250,7 @@ export function renderMarkdown(r: BenchResults): string {
 	const load = `${m.loadAverageAtStart.join(' ')} at the start${m.loadAverageAtEnd ? `, ${m.loadAverageAtEnd.join(' ')} at the end` : ''}`;
 	const versions = Object.entries(r.versions).map(([name, version]) => `${name} ${version}`);
 	return [
-		`Generated ${r.generatedAt} by \`npm run bench\` in ${r.durationSec} s: ${set.runs} measured runs per client after 1 warm-up ${set.shortRuns ? short : ''}median reported, runs of the clients of a scenario interleaved.\n`,
+		`Generated ${r.generatedAt} by \`npm run bench\` in ${r.durationSec} s: ${set.runs} measured runs per client after ${set.warmups} warm-up ${set.shortRuns ? short : ''}median reported, runs of the clients of a scenario interleaved.\n`,
 		`Machine: ${m.nproc} cores (${m.cpu}), ${m.memoryGB} GB memory, Node ${m.node}, ${m.platform}; load average ${load}. ` +
 			`Versions: ${versions.join(', ')} (n8n-nodes-base from \`${r.nodesBaseDir}\`).\n`,
 		...targets(r),

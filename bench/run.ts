@@ -40,7 +40,7 @@ const DIAL = { speed: 60, callSec: [50, 85] as [number, number], callsPerLine: 2
 
 /** A worker's answer to a run, with the checks `after` read. */
 type RunRecord = { ms: number; cpuMs: number; output: RunOutput; startedAt: number; maxRssMB: number; checks: Record<string, number> };
-/** Runs and warm-ups: RUNS and 1 unless given; before: prepares the sandbox, says what to run; after: checks the run, reads the sandbox. */
+/** Runs and warm-ups: RUNS and SETTINGS.warmups unless given; before: prepares the sandbox, says what to run; after: checks the run, reads the sandbox. */
 type Scenario = {
 	result: Omit<ScenarioResult, 'clients'>;
 	clients: ClientName[];
@@ -71,7 +71,7 @@ async function start(client: ClientName, id: string, variant?: string, sourceRoo
 type Client = Awaited<ReturnType<typeof start>>;
 /** Every client (our node's once more per BENCH_VARIANTS copy) in a worker of its own, round robin, the order rotated every round. */
 async function runScenario(sandbox: PlatformSandbox, scenario: Scenario): Promise<Record<string, ClientStats>> {
-	const { result, warmups = 1, runs = RUNS } = scenario;
+	const { result, warmups = SETTINGS.warmups, runs = RUNS } = scenario;
 	const names = scenario.clients.filter((c) => !ONLY_CLIENTS.length || ONLY_CLIENTS.includes(c));
 	const id = `${result.case}-${result.n}-${result.latencyMs}ms`;
 	log(`${id}: ${names.join(', ')}`);

@@ -21,10 +21,11 @@ import type {
 	INodeType,
 	INodeTypes,
 	IRun,
+	IVersionedNodeType,
 	IWorkflowExecuteAdditionalData,
 	WorkflowExecuteMode,
 } from 'n8n-workflow';
-import { Workflow } from 'n8n-workflow';
+import { NodeHelpers, Workflow } from 'n8n-workflow';
 
 export const INPUT_TYPE = 'engine.input';
 
@@ -45,6 +46,19 @@ export class InputNode implements INodeType {
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return [JSON.parse(this.getNodeParameter('items', 0) as string) as INodeExecutionData[]];
 	}
+}
+
+/**
+ * n8n's node types over `byName`, read when asked (a type added later is found): a versioned type resolves to the
+ * version asked for; an unknown name throws.
+ */
+export function nodeTypesOf(byName: Record<string, INodeType | IVersionedNodeType>): INodeTypes {
+	const getByName = (name: string): INodeType | IVersionedNodeType => {
+		if (!byName[name]) throw new Error(`Unknown node type ${name}`);
+		return byName[name];
+	};
+	const getByNameAndVersion = (name: string, version?: number) => NodeHelpers.getVersionedNodeType(getByName(name), version);
+	return { getByName, getByNameAndVersion, getKnownTypes: () => ({}) } as INodeTypes;
 }
 
 /** What n8n hands to a run: the credentials helper, the instance's URLs (webhooks, resume) and no sub-workflows. */

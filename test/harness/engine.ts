@@ -4,7 +4,7 @@
  * through their own `authenticate` definitions (as n8n does), and real HTTP to the platform sandbox. No
  * request mocking.
  */
-import { engineAdditionalData, InputNode, INPUT_TYPE, outputOf, runChain } from '../../engine/workflow';
+import { engineAdditionalData, InputNode, INPUT_TYPE, nodeTypesOf, outputOf, runChain } from '../../engine/workflow';
 import { MemoryCredentialsHelper } from '../../engine/credentials';
 export { attachHooks, inputNode } from '../../engine/workflow';
 
@@ -17,7 +17,6 @@ import type {
 	INodeType,
 	INodeTypes,
 	IRun,
-	IVersionedNodeType,
 	IWorkflowExecuteAdditionalData,
 	WorkflowExecuteMode,
 } from 'n8n-workflow';
@@ -79,21 +78,7 @@ export function registerNodeType(name: string, type: INodeType): void {
 	nodeTypesByName[name] = type;
 }
 
-export const nodeTypes: INodeTypes = {
-	getByName(name: string): INodeType | IVersionedNodeType {
-		const type = nodeTypesByName[name];
-		if (!type) throw new Error(`Unknown node type ${name}`);
-		return type;
-	},
-	getByNameAndVersion(name: string): INodeType {
-		const type = nodeTypesByName[name];
-		if (!type) throw new Error(`Unknown node type ${name}`);
-		return type;
-	},
-	getKnownTypes() {
-		return {};
-	},
-} as INodeTypes;
+export const nodeTypes: INodeTypes = nodeTypesOf(nodeTypesByName);
 
 /** The in-memory credentials (engine/credentials.ts) with our credential types. */
 export class TestCredentialsHelper extends MemoryCredentialsHelper {
