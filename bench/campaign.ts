@@ -2,8 +2,8 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { maxInFlight } from '../sandbox';
-import { lineUse, options } from './n8n';
-import { fromRoot, logger, RESULTS_DIR, runMain, writeJson } from './paths';
+import { lineUse } from './n8n';
+import { fromRoot, logger, options, RESULTS_DIR, runMain, writeJson } from './paths';
 import { round } from './report';
 
 const { SPEED, INTERVAL: CHECK_SECONDS } = options('BENCH_CAMPAIGN_', { SPEED: 20, INTERVAL: 5 });

@@ -1,8 +1,8 @@
 /** Case 8 of `npm run bench` (docs/performance.md, "Durable campaign at scale"): example 6 on one real n8n per size. */
 import { maxInFlight } from '../sandbox';
 import type { PlatformSandbox } from '../sandbox';
-import { lineUse, listExecutions, n8nUsage, options } from './n8n';
-import { fromRoot, logger } from './paths';
+import { lineUse, listExecutions, n8nUsage } from './n8n';
+import { fromRoot, logger, options } from './paths';
 import { round } from './report';
 
 const dc = fromRoot('test-e2e/support/durableCampaign.js');

@@ -4,12 +4,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Agent, request } from 'undici';
-import { listExecutions, n8nUsage, options, type Execution } from './n8n';
-import { fromRoot, logger, PROJECT_ROOT, RESULTS_DIR, runMain, writeJson } from './paths';
+import { listExecutions, n8nUsage, type Execution } from './n8n';
+import { fromRoot, logger, options, PROJECT_ROOT, RESULTS_DIR, runMain, writeJson } from './paths';
 import { median, round } from './report';
 import type { TriggerResult, TriggerStats } from './results';
 
-const { RUNS, POSTS, CONCURRENCY } = options('BENCH_', { RUNS: 5, POSTS: 1000, CONCURRENCY: 50 });
+const { POSTS, CONCURRENCY, ...given } = options('BENCH_', { RUNS: 5, POSTS: 1000, CONCURRENCY: 50 });
+const RUNS = Math.max(1, given.RUNS);
 const [runtime, workflows] = [fromRoot('scripts/n8n-runtime.js'), fromRoot('test-e2e/support/workflows.js')];
 const log = logger('bench:e2e');
 type Receiver = { key: 'ours' | 'floor' | 'webhook'; workflowId: string; url: string };

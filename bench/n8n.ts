@@ -1,11 +1,6 @@
-/** What the scripts that measure a real n8n share (e2e.ts, campaign.ts, durable.ts): options, n8n's usage, its executions. */
+/** What the scripts that measure a real n8n share (e2e.ts, campaign.ts, durable.ts): n8n's usage, its executions, line use. */
 import { readdir, readFile } from 'node:fs/promises';
 
-/** Numeric options from the environment: `<prefix><NAME>`, else the default. */
-export function options<K extends string>(prefix: string, defaults: Record<K, number>): Record<K, number> {
-	const entries = Object.entries<number>(defaults).map(([name, value]) => [name, Number(process.env[prefix + name] ?? value)]);
-	return Object.fromEntries(entries) as Record<K, number>;
-}
 /** CPU time used so far (ms) and resident memory (MB) of n8n's main process (the leader of its group), or with `group` of the whole group (n8n and its task runner), from Linux's /proc (NaN elsewhere). */
 export async function n8nUsage(pid: number, group: boolean): Promise<{ cpuMs: number; rssMB: number }> {
 	const pids = group ? (await readdir('/proc').catch(() => [])).filter((name) => /^\d+$/.test(name)) : [String(pid)];

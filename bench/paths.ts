@@ -16,6 +16,11 @@ export function nodesBaseDir(): string | undefined {
 /** A module of the project's JavaScript tooling (scripts/, test-e2e/support/), loaded from the project root. */
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 export const fromRoot = (path: string): any => require(join(PROJECT_ROOT, path));
+/** Numeric options from the environment: `<prefix><NAME>`, else (unset or empty) the default. */
+export function options<K extends string>(prefix: string, defaults: Record<K, number>): Record<K, number> {
+	const entries = Object.entries<number>(defaults).map(([name, value]) => [name, Number(process.env[prefix + name] || value)]);
+	return Object.fromEntries(entries) as Record<K, number>;
+}
 /** A log line's prefix: the script's tag and the time of day. */
 export function logger(tag: string): (...args: unknown[]) => void {
 	return (...args) => console.log(`[${tag} ${new Date().toISOString().slice(11, 19)}]`, ...args);

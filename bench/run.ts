@@ -10,7 +10,7 @@ import { pick } from '../sandbox/network';
 import type { ClientName, RunOutput, RunSpec, Target } from './clients';
 import { CASE_KEYS, casePackage, newResults, report, write } from './context';
 import { caseDurable } from './durable';
-import { logger, nodesBaseDir, RESULTS_DIR, runMain, writeJson } from './paths';
+import { logger, nodesBaseDir, options, RESULTS_DIR, runMain, writeJson } from './paths';
 import { median, round } from './report';
 import type { ClientStats, ScenarioResult } from './results';
 
@@ -19,7 +19,8 @@ const log = logger('bench');
 const setting = (name: string, fallback: string): string[] =>
 	(process.env[`BENCH_${name}`] || fallback).split(',').flatMap((value) => value.trim() || []);
 const numbers = (name: string, fallback: string): number[] => setting(name, fallback).map(Number);
-const RUNS = Math.max(1, Number(process.env.BENCH_RUNS || 5));
+const given = options('BENCH_', { RUNS: 5, SHORT_RUNS: 21 });
+const RUNS = Math.max(1, given.RUNS);
 const [SIZES, LATENCIES, DIAL_CAPS] = [numbers('SIZES', '1000,10000,100000'), numbers('LATENCIES', '0,20'), numbers('DIAL_CAPS', '5,20')];
 const [CASES, ONLY_CLIENTS] = [setting('CASES', Object.keys(CASE_KEYS).join(',')), setting('CLIENTS', '')];
 const [VARIANTS, PROFILE_DIR] = [setting('VARIANTS', '').map((v) => v.split('=')), process.env.BENCH_PROFILE];
@@ -27,7 +28,7 @@ const [VARIANTS, PROFILE_DIR] = [setting('VARIANTS', '').map((v) => v.split('=')
 const SETTINGS = {
 	runs: RUNS,
 	warmups: 1,
-	shortRuns: Math.max(RUNS, Number(process.env.BENCH_SHORT_RUNS || 21)),
+	shortRuns: Math.max(RUNS, given.SHORT_RUNS),
 	shortWarmups: 3,
 	shortListMax: 10000,
 	pageSize: 500,
@@ -249,8 +250,8 @@ const SCENARIO_CASES = [
 	['6', {}, caseCreate],
 	['7', { clock: 'real', clockSpeed: DIAL.speed }, caseDial],
 ] as const;
-async function withSandbox<T>(options: SandboxOptions, run: (sandbox: PlatformSandbox, base: Target) => Promise<T>): Promise<T> {
-	const sandbox = await PlatformSandbox.start({ port: 0, clock: 'manual', seed: { demo: false }, ...options });
+async function withSandbox<T>(sandboxOptions: SandboxOptions, run: (sandbox: PlatformSandbox, base: Target) => Promise<T>): Promise<T> {
+	const sandbox = await PlatformSandbox.start({ port: 0, clock: 'manual', seed: { demo: false }, ...sandboxOptions });
 	const base = { url: sandbox.url, portalKey: sandbox.portalKey, outboundKey: sandbox.outboundKey, assistantKey: '' };
 	return run(sandbox, base).finally(() => sandbox.stop());
 }
@@ -261,9 +262,9 @@ async function main(): Promise<void> {
 	const [started, nodesBase] = [Date.now(), nodesBaseDir()];
 	if (!nodesBase) throw new Error('n8n-nodes-base is not installed: run `npm run n8n:install` (the pinned n8n of the e2e tooling)');
 	const results = newResults(nodesBase, SETTINGS);
-	for (const [c, options, scenarios] of SCENARIO_CASES) {
+	for (const [c, sandboxOptions, scenarios] of SCENARIO_CASES) {
 		if (!CASES.includes(c)) continue;
-		results[CASE_KEYS[c]] = await withSandbox(options, async (sandbox, base) => {
+		results[CASE_KEYS[c]] = await withSandbox(sandboxOptions, async (sandbox, base) => {
 			const done: ScenarioResult[] = [];
 			for (const scenario of scenarios(sandbox, base)) done.push({ ...scenario.result, clients: await runScenario(sandbox, scenario) });
 			return done;
