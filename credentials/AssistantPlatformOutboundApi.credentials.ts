@@ -6,7 +6,10 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { authenticateOutboundApi, OUTBOUND_API_DISPLAY_NAME } from './authentication';
+import { authenticateOutboundApiRequest, OUTBOUND_API_DISPLAY_NAME } from './authentication';
+
+const REJECTED = 'The outbound API key was rejected (401). Check the Outbound API Key.';
+const FORBIDDEN = 'The outbound API key is not allowed to use the outbound API (403).';
 
 /**
  * Outbound API credential: the outbound secret (header `X-APIKEY-SECRET-SERVICE`) and, optionally,
@@ -55,14 +58,18 @@ export class AssistantPlatformOutboundApi implements ICredentialType {
 	];
 
 	// n8n calls it with the decrypted credential on every request it sends with the credential (the Test
-	// button's included); the package transport calls the same function (authentication.ts).
+	// button's included, and an HTTP Request node's: n8n lets that node use this credential, for the platform's
+	// endpoints the nodes lack): the key, for a request to the credential's own host only. The package transport
+	// applies the same function's header and checks each URL itself (authentication.ts).
 	authenticate: IAuthenticate = async (credentials, requestOptions) =>
-		authenticateOutboundApi(credentials, requestOptions);
+		authenticateOutboundApiRequest(credentials, requestOptions);
 
 	// The outbound API has no read-only "who am I" endpoint: a status query for an id that cannot exist
 	// is answered 404 once the key is accepted and 401 when it is not. n8n fails a test on any non-2xx
-	// status, so status errors are ignored and the rules read the platform's JSON error body; an
-	// answer without it (an HTML 404 from another host) fails too (docs/assumptions.md, "Credentials").
+	// status and shows its rules only the body, so status errors are ignored and the rules read the
+	// platform's JSON error body: its code (`{error: {code, message}}`, the least error body that carries
+	// one), or a richer platform's `error.status`. An answer without an error object (an HTML 404 from
+	// another host) fails too (docs/assumptions.md, "Credentials").
 	test: ICredentialTestRequest = {
 		request: {
 			baseURL: '={{$credentials.outboundUrl.replace(/\\/+$/, "")}}',
@@ -71,26 +78,14 @@ export class AssistantPlatformOutboundApi implements ICredentialType {
 			ignoreHttpStatusErrors: true,
 		},
 		rules: [
+			{ type: 'responseSuccessBody', properties: { key: 'error.code', value: 'UNAUTHORIZED', message: REJECTED } },
+			{ type: 'responseSuccessBody', properties: { key: 'error.status', value: 401, message: REJECTED } },
+			{ type: 'responseSuccessBody', properties: { key: 'error.code', value: 'FORBIDDEN', message: FORBIDDEN } },
+			{ type: 'responseSuccessBody', properties: { key: 'error.status', value: 403, message: FORBIDDEN } },
 			{
 				type: 'responseSuccessBody',
 				properties: {
-					key: 'error.status',
-					value: 401,
-					message: 'The outbound API key was rejected (401). Check the Outbound API Key.',
-				},
-			},
-			{
-				type: 'responseSuccessBody',
-				properties: {
-					key: 'error.status',
-					value: 403,
-					message: 'The outbound API key is not allowed to use the outbound API (403).',
-				},
-			},
-			{
-				type: 'responseSuccessBody',
-				properties: {
-					key: 'error.status',
+					key: 'error',
 					value: undefined,
 					message:
 						'The host did not answer like the outbound API (no JSON error body for the probe). Check the Outbound Base URL.',

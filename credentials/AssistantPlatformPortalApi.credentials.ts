@@ -6,7 +6,7 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { authenticatePortalApi, PORTAL_API_DISPLAY_NAME } from './authentication';
+import { authenticatePortalApiRequest, PORTAL_API_DISPLAY_NAME } from './authentication';
 
 /**
  * Management API credential: the portal API key (Security > API Key in the platform portal),
@@ -47,9 +47,11 @@ export class AssistantPlatformPortalApi implements ICredentialType {
 	];
 
 	// n8n calls it with the decrypted credential on every request it sends with the credential (the Test
-	// button's included); the package transport calls the same function (authentication.ts).
+	// button's included, and an HTTP Request node's: n8n lets that node use this credential, for the platform's
+	// endpoints the nodes lack): the key, for a request to the credential's own host only. The package transport
+	// applies the same function's header and checks each URL itself (authentication.ts).
 	authenticate: IAuthenticate = async (credentials, requestOptions) =>
-		authenticatePortalApi(credentials, requestOptions);
+		authenticatePortalApiRequest(credentials, requestOptions);
 
 	test: ICredentialTestRequest = {
 		request: {

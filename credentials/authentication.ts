@@ -1,6 +1,6 @@
 import type { ICredentialDataDecryptedObject, IHttpRequestOptions } from 'n8n-workflow';
 
-import { assertUsable, baseUrlProblem, keyProblem, withHeaders } from './checks';
+import { assertUsable, baseUrlProblem, destinationProblem, keyProblem, requestTarget, withHeaders } from './checks';
 
 /*
  * What each credential's `authenticate` does, as one plain function per credential: refuse a credential
@@ -10,6 +10,11 @@ import { assertUsable, baseUrlProblem, keyProblem, withHeaders } from './checks'
  * request of the package. A function, not a generic block: it sets the header directly, where a `={{ }}`
  * value would go through n8n's expression engine on every request (measured: docs/performance.md). The
  * other headers and options of the request are kept, and the input is not changed.
+ *
+ * The class's `authenticate` also checks where the request goes (the `…Request` functions below): n8n calls it
+ * with each request it sends with the credential, whichever node sends it, and a key goes only to its credential's
+ * host; the Data Tables API's only to n8n's data tables. The transport checks the URL of each request of the
+ * package itself, before anything is sent (nodes/shared/transport/url.ts).
  */
 
 /** The display name of each credential: its name in the editor and in what refuses it. */
@@ -51,4 +56,52 @@ export function authenticateN8nApi(
 		['API Key', keyProblem(credentials.apiKey)],
 	]);
 	return withHeaders(requestOptions, { 'X-N8N-API-KEY': String(credentials.apiKey) });
+}
+
+/**
+ * Below the Data Tables API credential's n8n API URL, where its key goes: n8n's data tables. The key is an n8n API
+ * key, which on most plans opens all of n8n's public API (workflows, credentials, users, executions) with its
+ * owner's rights; the package needs only the data tables.
+ */
+export const N8N_API_PATHS = ['/data-tables'];
+
+/** Throws, before anything is sent, when `requestOptions` would carry the credential's key anywhere else. */
+function assertDestination(credential: string, base: unknown, requestOptions: IHttpRequestOptions, paths?: string[]): void {
+	const problem = destinationProblem(String(base), requestTarget(requestOptions), paths);
+	if (problem) throw new Error(`The ${credential} credential sends its key ${problem}. Nothing was sent.`);
+}
+
+/** The Portal API credential class's `authenticate`: authenticatePortalApi, for a request to its own host only. */
+export function authenticatePortalApiRequest(
+	credentials: ICredentialDataDecryptedObject,
+	requestOptions: IHttpRequestOptions,
+): IHttpRequestOptions {
+	const authenticated = authenticatePortalApi(credentials, requestOptions);
+	assertDestination(PORTAL_API_DISPLAY_NAME, credentials.baseUrl, requestOptions);
+	return authenticated;
+}
+
+/** The Outbound API credential class's `authenticate`: authenticateOutboundApi, for a request to its own host only. */
+export function authenticateOutboundApiRequest(
+	credentials: ICredentialDataDecryptedObject,
+	requestOptions: IHttpRequestOptions,
+): IHttpRequestOptions {
+	const authenticated = authenticateOutboundApi(credentials, requestOptions);
+	assertDestination(OUTBOUND_API_DISPLAY_NAME, credentials.outboundUrl, requestOptions);
+	return authenticated;
+}
+
+/**
+ * The Data Tables API credential class's `authenticate`: authenticateN8nApi, for a request to {baseUrl}/data-tables
+ * and below only. n8n lets only this package's nodes use the credential (restrictToSupportedNodes); an n8n that
+ * does not know that flag (n8n 1.x) lets its HTTP Request node use it, and this is what keeps the key there to the
+ * data tables.
+ */
+export function authenticateN8nApiRequest(
+	credentials: ICredentialDataDecryptedObject,
+	requestOptions: IHttpRequestOptions,
+): IHttpRequestOptions {
+	const authenticated = authenticateN8nApi(credentials, requestOptions);
+	assertDestination(N8N_API_DISPLAY_NAME, credentials.baseUrl, requestOptions, N8N_API_PATHS);
+	return authenticated;
 }

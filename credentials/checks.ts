@@ -44,3 +44,45 @@ export function assertUsable(credential: string, fields: Array<[label: string, p
 		if (problem) throw new Error(`Invalid "${label}" in the ${credential} credential: ${problem}`);
 	}
 }
+
+/** axios' rule, which n8n's HTTP client follows: a URL with a scheme or starting with // ignores the base URL. */
+const ABSOLUTE_URL = /^([a-z][a-z\d+\-.]*:)?\/\//i;
+
+/**
+ * Where a request n8n sends with a credential goes: its `url` (or `uri`, the older request form the HTTP Request node
+ * uses), joined to its `baseURL` unless it is absolute, as n8n's HTTP client joins them. Undefined when that is not
+ * an http(s) URL (a request without one, or one starting with "//").
+ */
+export function requestTarget(requestOptions: IHttpRequestOptions): URL | undefined {
+	const options = requestOptions as IHttpRequestOptions & { uri?: unknown };
+	const raw: unknown = options.url ?? options.uri;
+	const url = typeof raw === 'string' ? raw : raw instanceof URL ? raw.href : '';
+	const base = typeof options.baseURL === 'string' ? options.baseURL : '';
+	let joined: string;
+	if (ABSOLUTE_URL.test(url)) joined = url;
+	else if (base !== '') joined = url === '' ? base : `${base.replace(/\/+$/, '')}/${url.replace(/^\/+/, '')}`;
+	else return undefined;
+	try {
+		const target = new URL(joined);
+		return target.protocol === 'http:' || target.protocol === 'https:' ? target : undefined;
+	} catch {
+		return undefined;
+	}
+}
+
+/**
+ * Why a key whose credential has the base URL `base` must not go to `target` ("only to …, not to …"), or undefined.
+ * A key goes only to its credential's host (the origin of `base`) and, when `paths` are given, only to those paths
+ * below `base` and what is under them. `target` is compared as it is sent: "." and ".." segments (also written %2e)
+ * resolved, so none leads out of an allowed path.
+ */
+export function destinationProblem(base: string, target: URL | undefined, paths?: string[]): string | undefined {
+	if (!target) return 'only with a request whose http(s) URL can be checked, and this one has none';
+	const home = new URL(base.trim());
+	if (target.origin !== home.origin) return `only to ${home.origin}, not to ${target.origin}`;
+	if (!paths) return undefined;
+	const root = home.pathname.replace(/\/+$/, '');
+	const allowed = paths.map((path) => `${root}${path}`);
+	if (allowed.some((path) => target.pathname === path || target.pathname.startsWith(`${path}/`))) return undefined;
+	return `only to ${allowed.map((path) => `${home.origin}${path}`).join(', ')} and below, not to ${target.origin}${target.pathname}`;
+}

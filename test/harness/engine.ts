@@ -80,10 +80,13 @@ export function registerNodeType(name: string, type: INodeType): void {
 
 export const nodeTypes: INodeTypes = nodeTypesOf(nodeTypesByName);
 
-/** The in-memory credentials (engine/credentials.ts) with our credential types. */
+/**
+ * The in-memory credentials (engine/credentials.ts) with our credential types and the registered node types: a
+ * credential restricted to the nodes that name it (the Data Tables API's) goes only to those, as in n8n.
+ */
 export class TestCredentialsHelper extends MemoryCredentialsHelper {
 	constructor(store: Record<string, ICredentialDataDecryptedObject>) {
-		super(store, credentialTypes);
+		super(store, credentialTypes, nodeTypesByName);
 	}
 }
 

@@ -31,8 +31,11 @@ export interface N8nDataTables {
 	url: string;
 	credentials: ICredentialDataDecryptedObject;
 	tables: Table[];
-	/** Every request, in order: method and path (and, for scans of what reached this host, its headers and body). */
-	requests: Array<{ method: string; path: string; headers?: Record<string, unknown>; body?: string }>;
+	/**
+	 * Every request, in order: method, path below /api/v1, the whole path as received (`pathname`) and, for scans of
+	 * what reached this host, its headers and body.
+	 */
+	requests: Array<{ method: string; path: string; pathname?: string; headers?: Record<string, unknown>; body?: string }>;
 	/** Holds conditional updates until `open()`; `waiting()` counts those held. */
 	gate: { close(): void; open(): void; waiting(): number };
 	/** A table with `rows` (as a user's CSV import makes it); every column is a string unless `types` says otherwise. */
@@ -98,7 +101,7 @@ export async function startN8nDataTables(apiKey = 'n8n-api-key-for-tests-0123456
 		req.on('end', () => {
 			const url = new URL(req.url ?? '/', 'http://127.0.0.1');
 			const path = url.pathname.replace(/^\/api\/v1/, '');
-			requests.push({ method: req.method ?? '', path, headers: { ...req.headers }, body: Buffer.concat(chunks).toString('utf8') });
+			requests.push({ method: req.method ?? '', path, pathname: url.pathname, headers: { ...req.headers }, body: Buffer.concat(chunks).toString('utf8') });
 			const send = (status: number, body: unknown) => {
 				res.writeHead(status, { 'content-type': 'application/json' });
 				res.end(JSON.stringify(body));

@@ -80,9 +80,10 @@ function resolveLikeN8n(template: string, credentials: ICredentialDataDecryptedO
 
 describe('credentials: authenticate is a function that sets exactly the header of the generic block', () => {
 	// `url`: the credential's base URL field with a usable value (an unusable one is refused: test/credentials.test.ts).
-	const cases: Array<{ type: ICredentialType; field: string; header: string; prefix: string; url: Record<string, string> }> = [
-		{ type: new AssistantPlatformPortalApi(), field: 'portalApiKey', header: 'Authorization', prefix: 'Bearer ', url: { baseUrl: 'https://api.example.com' } },
-		{ type: new AssistantPlatformOutboundApi(), field: 'outboundApiKey', header: 'X-APIKEY-SECRET-SERVICE', prefix: '', url: { outboundUrl: 'https://out.example.com' } },
+	// `host`: where n8n sends the request, on the credential's host (the key goes nowhere else: test/credentials.test.ts).
+	const cases: Array<{ type: ICredentialType; field: string; header: string; prefix: string; url: Record<string, string>; host: string }> = [
+		{ type: new AssistantPlatformPortalApi(), field: 'portalApiKey', header: 'Authorization', prefix: 'Bearer ', url: { baseUrl: 'https://api.example.com' }, host: 'https://api.example.com' },
+		{ type: new AssistantPlatformOutboundApi(), field: 'outboundApiKey', header: 'X-APIKEY-SECRET-SERVICE', prefix: '', url: { outboundUrl: 'https://out.example.com' }, host: 'https://out.example.com' },
 	];
 
 	test.each(cases)('$type.name uses the function form, not a generic block', ({ type }) => {
@@ -91,11 +92,11 @@ describe('credentials: authenticate is a function that sets exactly the header o
 		expect(typeof credentialTypes[type.name].authenticate).toBe('function');
 	});
 
-	test.each(cases)('$type.name: the header, the other headers and options kept, the input untouched', async ({ type, field, header, prefix, url }) => {
+	test.each(cases)('$type.name: the header, the other headers and options kept, the input untouched', async ({ type, field, header, prefix, url, host }) => {
 		const abort = new AbortController();
 		const input: IHttpRequestOptions = {
 			method: 'POST',
-			baseURL: 'https://api.example.com',
+			baseURL: host,
 			url: '/x',
 			qs: { limit: 1 },
 			body: { a: 1 },
@@ -115,54 +116,60 @@ describe('credentials: authenticate is a function that sets exactly the header o
 		expect(input).toEqual(snapshot);
 	});
 
-	test.each(cases)('$type.name: works on a request without headers', async ({ type, field, header, prefix, url }) => {
-		const out = await authenticateOf(type)({ ...url, [field]: 'k-456' }, { url: '/y' });
-		expect(out).toEqual({ url: '/y', headers: { [header]: `${prefix}k-456` } });
+	test.each(cases)('$type.name: works on a request without headers', async ({ type, field, header, prefix, url, host }) => {
+		const out = await authenticateOf(type)({ ...url, [field]: 'k-456' }, { url: `${host}/y` });
+		expect(out).toEqual({ url: `${host}/y`, headers: { [header]: `${prefix}k-456` } });
 	});
 
 	// An empty key, which a generic block would send as "Bearer " or "", is refused (test/credentials.test.ts).
-	test.each(cases)('$type.name: the same value n8n resolves from the generic block', async ({ type, field, header, url }) => {
+	test.each(cases)('$type.name: the same value n8n resolves from the generic block', async ({ type, field, header, url, host }) => {
 		const generic = GENERIC_BLOCK[type.name];
 		expect(generic.header).toBe(header);
 		for (const key of ['pk_live_9f8e7d6c', 'with spaces ', ' lead', 'q"u\'o`te', 'br{{ace}}s', '$credentials', 'ключ-é']) {
 			const credentials = { ...url, [field]: key };
-			const out = await authenticateOf(type)(credentials, { url: '/z', headers: {} });
+			const out = await authenticateOf(type)(credentials, { url: `${host}/z`, headers: {} });
 			expect(out.headers?.[header]).toBe(resolveLikeN8n(generic.template, credentials));
 		}
 	});
 });
 
 // The transport calls the authentication functions (nodes/shared/transport/endpoint.ts), n8n the classes'
-// `authenticate`: both must apply the same thing, headers and refusals alike.
+// `authenticate`: both must apply the same thing, headers and refusals alike. (The class also checks where each
+// request goes, which the transport checks itself: test/credentials.test.ts, test/node/n8nApiPaths.test.ts.)
 describe('credentials: each class authenticates with the function the transport calls', () => {
 	const cases: Array<{
 		type: ICredentialType;
 		authenticate: (credentials: ICredentialDataDecryptedObject, requestOptions: IHttpRequestOptions) => IHttpRequestOptions;
 		usable: ICredentialDataDecryptedObject;
 		unusable: ICredentialDataDecryptedObject[];
+		/** A URL the credential's key may go to. */
+		url: string;
 	}> = [
 		{
 			type: new AssistantPlatformPortalApi(),
 			authenticate: authenticatePortalApi,
 			usable: { baseUrl: 'https://api.example.com', portalApiKey: 'pk-1' },
 			unusable: [{ baseUrl: 'https://api.example.com?x=1', portalApiKey: 'pk-1' }, { baseUrl: 'https://api.example.com', portalApiKey: ' ' }],
+			url: 'https://api.example.com/api/v1/x',
 		},
 		{
 			type: new AssistantPlatformOutboundApi(),
 			authenticate: authenticateOutboundApi,
 			usable: { outboundUrl: 'https://out.example.com', outboundApiKey: 'ok-1', assistantApiKey: 'ak-1' },
 			unusable: [{ outboundUrl: 'https://u:p@out.example.com', outboundApiKey: 'ok-1' }, { outboundUrl: 'https://out.example.com', outboundApiKey: '' }],
+			url: 'https://out.example.com/x',
 		},
 		{
 			type: new AssistantPlatformN8nApi(),
 			authenticate: authenticateN8nApi,
 			usable: { baseUrl: 'http://localhost:5678/api/v1', apiKey: 'n8n-1' },
 			unusable: [{ baseUrl: 'http://localhost:5678/api/v1#x', apiKey: 'n8n-1' }, { baseUrl: 'http://localhost:5678/api/v1' }],
+			url: 'http://localhost:5678/api/v1/data-tables/x',
 		},
 	];
 
-	test.each(cases)('$type.name: the same headers, the other options kept', async ({ type, authenticate, usable }) => {
-		const input: IHttpRequestOptions = { url: '/x', headers: { Accept: 'application/json' } };
+	test.each(cases)('$type.name: the same headers, the other options kept', async ({ type, authenticate, usable, url }) => {
+		const input: IHttpRequestOptions = { url, headers: { Accept: 'application/json' } };
 		const out = await authenticateOf(type)(usable, input);
 		expect(out).toEqual(authenticate(usable, input));
 		expect(Object.keys(out.headers ?? {}).length).toBe(2);

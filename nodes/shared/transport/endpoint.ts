@@ -15,6 +15,7 @@ import {
 	authenticateOutboundApi,
 	authenticatePortalApi,
 	N8N_API_DISPLAY_NAME,
+	N8N_API_PATHS,
 	OUTBOUND_API_DISPLAY_NAME,
 	PORTAL_API_DISPLAY_NAME,
 } from '../../../credentials/authentication';
@@ -49,6 +50,8 @@ export interface Endpoint {
 	/** {baseUrl}/api/v1 (Portal) or {outboundUrl} (Outbound), without a trailing slash. */
 	baseURL: string;
 	origin: string;
+	/** The only paths below baseURL a request may go to (the Data Tables API credential's); any when unset. */
+	paths?: string[];
 	auth: IDataObject;
 	/** Values redacted from everything the platform sends back. */
 	secrets: string[];
@@ -64,11 +67,17 @@ const CREDENTIAL_AUTHENTICATION: Record<
 	[N8N_API_CREDENTIAL]: authenticateN8nApi,
 };
 
-/** Where each credential's requests go, below its base URL field, and the fields that hold its secrets. */
-const CREDENTIAL_FIELDS: Record<CredentialName, { base: (credentials: ICredentialDataDecryptedObject) => string; secrets: string[] }> = {
+/**
+ * Where each credential's requests go, below its base URL field (and, for the n8n API key, only to n8n's data
+ * tables), and the fields that hold its secrets.
+ */
+const CREDENTIAL_FIELDS: Record<
+	CredentialName,
+	{ base: (credentials: ICredentialDataDecryptedObject) => string; paths?: string[]; secrets: string[] }
+> = {
 	[PORTAL_CREDENTIAL]: { base: (c) => `${trimSlash(String(c.baseUrl ?? ''))}/api/v1`, secrets: ['portalApiKey'] },
 	[OUTBOUND_CREDENTIAL]: { base: (c) => trimSlash(String(c.outboundUrl ?? '')), secrets: ['outboundApiKey', 'assistantApiKey'] },
-	[N8N_API_CREDENTIAL]: { base: (c) => trimSlash(String(c.baseUrl ?? '')), secrets: ['apiKey'] },
+	[N8N_API_CREDENTIAL]: { base: (c) => trimSlash(String(c.baseUrl ?? '')), paths: N8N_API_PATHS, secrets: ['apiKey'] },
 };
 
 // One load per node run and credential: n8n decrypts the credential on every getCredentials.
@@ -93,6 +102,7 @@ async function loadEndpoint(ctx: RequestContext, credential: CredentialName): Pr
 	return {
 		baseURL: base,
 		origin,
+		paths: fields.paths,
 		auth: (authenticated.headers ?? {}) as IDataObject,
 		secrets: fields.secrets.map((field) => String(credentials[field] ?? '').trim()),
 	};

@@ -1,6 +1,7 @@
 import type { IDataObject, IHttpRequestOptions, INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
+import { destinationProblem } from '../../../credentials/checks';
 import { invalid } from '../core/validation';
 
 /*
@@ -12,6 +13,8 @@ import { invalid } from '../core/validation';
 export interface UrlBase {
 	baseURL: string;
 	origin: string;
+	/** The only paths below the base URL (and what is under them) a request may go to; any path when unset. */
+	paths?: string[];
 }
 
 export function trimSlash(url: string): string {
@@ -22,8 +25,9 @@ export function trimSlash(url: string): string {
 const ABSOLUTE_URL = /^([a-z][a-z\d+\-.]*:)?\/\//i;
 
 /**
- * The exact URL a request goes to, checked before anything is sent: on the credential's origin,
- * and without "." or ".." segments that would make it address another resource than the one built.
+ * The exact URL a request goes to, checked before anything is sent: on the credential's origin, below the
+ * credential's paths where it has some (the Data Tables API credential: {baseUrl}/data-tables), and without "." or
+ * ".." segments that would make it address another resource than the one built.
  */
 export function targetUrl(node: INode, endpoint: UrlBase, options: IHttpRequestOptions, itemIndex?: number): string {
 	const url = String(options.url ?? '');
@@ -50,6 +54,10 @@ export function targetUrl(node: INode, endpoint: UrlBase, options: IHttpRequestO
 	const dotSegment = (segment: string) => ['.', '..'].includes(segment.replace(/%2e/gi, '.'));
 	if (rawPath.split('/').some(dotSegment)) {
 		throw invalid(node, 'URL', `must not contain "." or ".." path segments (got "${rawPath}")`, itemIndex);
+	}
+	const elsewhere = endpoint.paths ? destinationProblem(endpoint.baseURL, parsed, endpoint.paths) : undefined;
+	if (elsewhere) {
+		throw invalid(node, 'URL', `must stay where the credential's key may go: it goes ${elsewhere}`, itemIndex);
 	}
 	return joined;
 }
