@@ -215,6 +215,7 @@ const rows: Row[] = [
 		}),
 	),
 	{ op: 'campaign.dial', what: 'Max Calls in Flight 0', parameters: { resource: 'campaign', operation: 'dial', contactsTable: 'contacts', callerId: CALLER, maxCallsInFlight: 0 }, field: 'Max Calls in Flight', rule: 'must be a whole number from 1 to 1000' },
+	{ op: 'campaign.recordResult', what: 'Wait for Call Record 61 s', parameters: { resource: 'campaign', operation: 'recordResult', contactsTable: 'contacts', internalId: 'abc', recordWaitSeconds: 61 }, field: 'Wait for Call Record (Seconds)', rule: 'must be a number from 0 to 60' },
 	{ op: 'campaign.dial', what: 'Calling Hours From 9', parameters: { resource: 'campaign', operation: 'dial', contactsTable: 'contacts', callerId: CALLER, callingHours: { window: { days: ['monday'], from: '9', to: '18:00' } } }, field: 'Calling Hours > From', rule: 'must be a time of day as HH:MM' },
 
 	// ---- Custom API Request

@@ -463,7 +463,8 @@ export const TARGETS: Target[] = [
 	node(
 		'campaign.recordResult',
 		'Campaign → Record Call Result (verified with the call record)',
-		(fx) => ({ contactsTable: contactsTable(fx, 'recordResult', { [PLACED_PHONE]: placedState() }), internalId: shared.internalId, dialStatus: 'ANSWER' }),
+		// Wait for Call Record shortened from its 5 s: each misbehaviour is read again (the wait's path) within a second.
+		(fx) => ({ contactsTable: contactsTable(fx, 'recordResult', { [PLACED_PHONE]: placedState() }), internalId: shared.internalId, dialStatus: 'ANSWER', recordWaitSeconds: 1 }),
 		{ reports: 'records', settledByRecord: [PLACED_PHONE], uses: CALLS },
 	),
 	node('campaign.summary', 'Campaign → Get Summary', (fx) => ({ contactsTable: contactsTable(fx, 'summary', { '+14155550421': DUE }) }), {

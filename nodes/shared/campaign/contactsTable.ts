@@ -53,14 +53,27 @@ export interface ContactsTable {
 }
 
 /**
- * The contacts table named (by id or name) in `field`, checked before anything is dialled: it must exist and have
- * `userColumns` and every state column. `prepare` adds the missing state columns instead of refusing.
+ * A column of the user's that an operation reads as text (the phone number, the time zone): `field` is the node
+ * field that names it, `alternative` what else the field allows (appended to the rule), `why` what goes wrong with a
+ * column that is not text.
+ */
+export interface TextColumn {
+	column: string;
+	field: string;
+	alternative?: string;
+	why: string;
+}
+
+/**
+ * The contacts table named (by id or name) in `field`, checked before anything is dialled: it must exist, have each
+ * of `textColumns` as a text (string) column, and every state column. `prepare` adds the missing state columns
+ * instead of refusing.
  */
 export async function openContactsTable(
 	ctx: IExecuteFunctions,
 	field: string,
 	ref: unknown,
-	userColumns: string[],
+	textColumns: TextColumn[],
 	options: { prepare?: boolean } = {},
 ): Promise<ContactsTable> {
 	const node = ctx.getNode();
@@ -72,14 +85,24 @@ export async function openContactsTable(
 			description: 'Create it in n8n (Overview > Data tables, or import a CSV there), or check the Assistant Platform Data Tables API credential.',
 		});
 	}
-	const have = new Set((table.columns ?? []).map((column) => column.name));
-	const missingUser = userColumns.filter((column) => !have.has(column));
-	if (missingUser.length > 0) {
-		throw new NodeOperationError(node, `The data table "${table.name}" has no column ${missingUser.map((c) => `"${c}"`).join(', ')}`, {
-			description: `Name the column that holds each contact's number in Phone Column (it has ${[...have].map((c) => `"${c}"`).join(', ') || 'no columns'}).`,
-		});
+	const columns = new Map((table.columns ?? []).map((column) => [column.name, String(column.type ?? '')]));
+	const have = [...columns.keys()].map((c) => `"${c}"`).join(', ') || 'no columns';
+	for (const text of textColumns) {
+		const rule = `${text.field} must name a text (string) column`;
+		const type = columns.get(text.column);
+		if (type === undefined) {
+			throw new NodeOperationError(node, `The data table "${table.name}" has no column "${text.column}": ${rule} of the table${text.alternative ?? ''}`, {
+				description: `It has ${have}. ${text.why}`,
+			});
+		}
+		if (type !== 'string') {
+			const what = type === '' ? 'has no type' : `is a ${type} column`;
+			throw new NodeOperationError(node, `The column "${text.column}" of the data table "${table.name}" ${what}: ${rule}${text.alternative ?? ''}`, {
+				description: text.why,
+			});
+		}
 	}
-	const missing = Object.keys(STATE_COLUMNS).filter((column) => !have.has(column));
+	const missing = Object.keys(STATE_COLUMNS).filter((column) => !columns.has(column));
 	if (missing.length > 0) {
 		if (!options.prepare) {
 			throw new NodeOperationError(node, `The data table "${table.name}" lacks the campaign column(s) ${missing.join(', ')}`, {

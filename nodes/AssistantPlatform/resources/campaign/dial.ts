@@ -18,7 +18,7 @@ import type { RequestSettings } from '../../../shared/transport/settings';
 import { readRequestSettings } from '../../../shared/transport/settings';
 
 import type { DialSettings } from './fields';
-import { CONTACTS_TABLE_FIELD, contactWindow, dialProperties, readDialSettings } from './fields';
+import { CONTACTS_TABLE_FIELD, contactWindow, dialProperties, dialTextColumns, readDialSettings } from './fields';
 import { placementProperties } from '../../../shared/descriptions/placementFields';
 import type { NoRecordReads } from './reconcile';
 import { reconcile } from './reconcile';
@@ -57,7 +57,7 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 	let run: Run;
 	try {
 		const settings = readDialSettings(this);
-		const table = await openContactsTable(this, CONTACTS_TABLE_FIELD, settings.table, [settings.phoneColumn]);
+		const table = await openContactsTable(this, CONTACTS_TABLE_FIELD, settings.table, dialTextColumns(settings));
 		run = {
 			ctx: this,
 			table,

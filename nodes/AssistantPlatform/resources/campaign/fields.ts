@@ -2,6 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 
 import type { CallingWindow } from '../../../shared/campaign/callingHours';
 import { readCallingWindow } from '../../../shared/campaign/callingHours';
+import type { TextColumn } from '../../../shared/campaign/contactsTable';
 import { CALLING_WINDOW_FIELDS } from '../../../shared/campaign/options';
 import { retryPolicyProperty } from '../../../shared/campaign/retryPolicy';
 import { readAllowedDestinations } from '../../../shared/calls/allowedDestinations';
@@ -200,6 +201,31 @@ export function readDialSettings(ctx: IExecuteFunctions): DialSettings {
 		readCallingWindow(node, { days: hours.days, from: hours.from, to: hours.to }, ctx.getTimezone(), 0);
 	}
 	return settings;
+}
+
+/**
+ * The user's columns a dial run reads as text, checked before anything is claimed: the phone column (a Number column
+ * has lost each number's leading +), and with Calling Hours the Time Zone Column when one is named (a missing,
+ * renamed or non-text column would call every contact in the workflow's time zone, at night for some).
+ */
+export function dialTextColumns(settings: DialSettings): TextColumn[] {
+	const columns: TextColumn[] = [
+		{
+			column: settings.phoneColumn,
+			field: 'Phone Column',
+			why: "Name the column that holds each contact's number in international form (+…). A Number column keeps no leading + (n8n proposes Number for a column of digits when a CSV is imported: choose String there).",
+		},
+	];
+	const zone = settings.window?.timeZoneColumn;
+	if (zone) {
+		columns.push({
+			column: zone,
+			field: 'Calling Hours > Time Zone Column',
+			alternative: ", or be left empty to call every contact in the workflow's time zone",
+			why: "Each contact's calling hours are in the time zone its cell names (e.g. Europe/Rome; an empty cell: the workflow's). Without the column every contact would be called in the workflow's time zone, at night for some.",
+		});
+	}
+	return columns;
 }
 
 /** The calling window of one contact: its own time zone when the row has a valid one, else the workflow's. */

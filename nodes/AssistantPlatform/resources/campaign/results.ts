@@ -8,7 +8,7 @@ import { notTheRecord } from '../../../shared/calls/callResult';
 import type { RetryPolicy } from '../../../shared/campaign/retryPolicy';
 import { decideNextCall } from '../../../shared/campaign/retryPolicy';
 import type { RequestSettings } from '../../../shared/transport/settings';
-import { readStatusOnce, statusRecordLimit } from '../../../shared/calls/statusPoll';
+import { pollStatus, readStatusOnce, statusRecordLimit } from '../../../shared/calls/statusPoll';
 
 /*
  * A call's result applied to its contact, once: only a row still "placed" with the same internalId changes (a
@@ -36,12 +36,42 @@ export async function readRecord(ctx: IExecuteFunctions, settings: RequestSettin
 	if (response.statusCode === 404) return { kind: 'none' };
 	const wrong = notTheRecord(internalId, response.body);
 	if (wrong !== undefined) return { kind: 'unusable', why: `the status read answered ${wrong}` };
-	const body = response.body as IDataObject;
+	return asRecord(response.body as IDataObject);
+}
+
+/**
+ * Reads the status of `internalId` until its record is there or `waitMs` has passed (pollStatus: a first pause of
+ * half a second, doubling), for a result posted at hangup, before the platform has written the record. What the
+ * last read says, as readRecord says it.
+ */
+export async function waitForRecord(
+	ctx: IExecuteFunctions,
+	settings: RequestSettings,
+	internalId: string,
+	baseURL: string,
+	waitMs: number,
+): Promise<StatusRead> {
+	if (waitMs <= 0) return await readRecord(ctx, settings, internalId, baseURL);
+	let poll;
+	try {
+		poll = await pollStatus(ctx, settings, internalId, { maxWaitMs: waitMs, initialDelayMs: FIRST_PAUSE_MS }, 0, baseURL, STATUS_RECORD_LIMIT);
+	} catch (error) {
+		return { kind: 'unusable', why: `the status read failed: ${(error as Error).message}` };
+	}
+	if (poll.found) return asRecord(poll.response.body as IDataObject);
+	if (poll.response.statusCode === 404) return { kind: 'none' };
+	return { kind: 'unusable', why: `the status read answered ${poll.notEnded ?? 'no record'}` };
+}
+
+/** The first pause of waitForRecord: the platform writes a record shortly after it posted the result. */
+const FIRST_PAUSE_MS = 500;
+
+/** A call's own record with its dial status (notTheRecord passed): its outcome, unless it contradicts itself. */
+function asRecord(body: IDataObject): StatusRead {
 	// A record that also says something went wrong (an error, success false) is trusted neither way.
 	const contradiction = acceptanceContradiction(body);
 	if (contradiction) return { kind: 'unusable', why: `the status read answered a record that contradicts itself (${contradiction})` };
-	const status = normalizeDialStatus(body.dialStatus);
-	return { kind: 'record', dialStatus: status, record: body };
+	return { kind: 'record', dialStatus: normalizeDialStatus(body.dialStatus), record: body };
 }
 
 export interface Applied {

@@ -1,10 +1,14 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
+import { suspiciousResults } from '../../../shared/campaign/campaignCounts';
 import { CAMPAIGN_STATES, campaignStatus, eachRow } from '../../../shared/campaign/contactsTable';
 
 import { table } from './status';
 
-/** Campaign → Get Summary: the contacts counted by state (the whole table, page by page), in flight and due. */
+/**
+ * Campaign → Get Summary: the contacts counted by state (the whole table, page by page), in flight and due, and the
+ * posted results the platform's records contradicted (suspiciousResults, kept in the campaign's counts table).
+ */
 export const description: INodeProperties[] = [];
 
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
@@ -30,6 +34,7 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 		dueNow,
 		waiting: counts.pending + counts.new - dueNow,
 		done: counts.answered + counts.finished + counts.failed,
+		suspiciousResults: await suspiciousResults(this, contacts),
 	};
 	return [[{ json }]];
 }
