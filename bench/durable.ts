@@ -66,6 +66,9 @@ async function measureSize(sandbox: PlatformSandbox, { n8n, byType }: any, size:
 	for (const [dst, made] of dc.callsByNumber(ended)) dc.checkNumber(dst, made);
 	const most = maxInFlight(ended, 'wall');
 	if (most > LINES) throw new Error(`${most} calls at once on ${LINES} lines`);
+	// A size that ran to its end: every contact in its final state, its row naming its last call, nobody dialled twice
+	// or lost (the e2e suite's check of the whole table).
+	const final = stopped ? undefined : dc.checkDurableCampaign(plan, sandbox.callJournal, await n8n.allDataTableRows(table.id), { killedDialRuns: 0, cap: LINES });
 	const spans = ended.map((c): [number, number] => [c.startedWallAt, c.endedWallAt ?? NaN]);
 	const [first, lastStart] = [Math.min(...spans.map(([start]) => start)), Math.max(...spans.map(([start]) => start))];
 	const lastFirstAttempt = Math.max(...ended.filter((c) => c.attempt === 1).map((c) => c.startedWallAt));
@@ -84,6 +87,8 @@ async function measureSize(sandbox: PlatformSandbox, { n8n, byType }: any, size:
 		linesBusy: round(lineUse(spans, LINES, Math.max(...spans.map(([, end]) => end))), 3),
 		linesBusyWhileFirstCallsWaited: round(lineUse(spans, LINES, lastFirstAttempt), 3),
 		maxInFlight: most,
+		// Per state, for a size that ran to its end (waitingForHours: outside their calling hours by the plan).
+		contactStates: final ? { answered: final.answered, finished: final.finished, failed: final.failed, unknown: final.unknown, waitingForHours: final.waitingForHours } : null,
 		n8nCpuMsPerCall: Math.round(cpuMs / calls.length),
 		statusReadsPerCall: round(sandbox.journal.filter((e) => e.method === 'GET').length / calls.length),
 		refusals429: refusals.length,

@@ -31,6 +31,7 @@ async function main(): Promise<void> {
 		outboundKey: process.env.SANDBOX_OUTBOUND_KEY || undefined,
 		savedAuthValue: process.env.SANDBOX_SAVED_AUTH_VALUE || undefined,
 		clock: 'real',
+		answers: process.env.SANDBOX_ANSWERS === 'rich' ? 'rich' : 'spec',
 		seed: { deterministic: process.env.SANDBOX_DETERMINISTIC === '1' || process.env.SANDBOX_DETERMINISTIC === 'true' },
 	});
 	const lines: string[] = [

@@ -28,6 +28,7 @@ export function stateSummary(core: SandboxCore) {
 		callsInFlight: core.network.callsInFlight,
 		maxConcurrentCalls: core.network.maxConcurrentCalls,
 		latencyMs: core.latencyMs,
+		answers: core.answers,
 		faults: core.faults.list().length,
 	};
 }
@@ -94,6 +95,8 @@ export const CONTROL_ENDPOINTS = [
 	'GET    /__sandbox/faults',
 	'POST   /__sandbox/faults',
 	'DELETE /__sandbox/faults',
+	'GET    /__sandbox/answers',
+	'POST   /__sandbox/answers',
 	'GET    /__sandbox/latency',
 	'POST   /__sandbox/latency',
 	'GET    /__sandbox/clock',
@@ -166,6 +169,17 @@ export const controlRoutes: Route<SandboxCore>[] = [
 		handler: (core) => {
 			core.faults.clear();
 			return ok({ ok: true });
+		},
+	},
+	{ method: 'GET', pattern: r('/answers'), handler: (core) => ok({ answers: core.answers }) },
+	{
+		method: 'POST',
+		pattern: r('/answers'),
+		handler: (core, ctx) => {
+			const answers = body(ctx).answers;
+			if (answers !== 'spec' && answers !== 'rich') throw invalid('answers', 'must be "spec" or "rich"');
+			core.answers = answers;
+			return ok({ ok: true, answers });
 		},
 	},
 	{ method: 'GET', pattern: r('/latency'), handler: (core) => ok({ ms: core.latencyMs }) },

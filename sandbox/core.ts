@@ -25,6 +25,7 @@ import type {
 	NumberRecord,
 	RagCollectionRecord,
 	RagDocumentRecord,
+	SandboxAnswers,
 	SandboxOptions,
 	SandboxState,
 	SavedAuthentication,
@@ -51,6 +52,7 @@ export interface ResolvedOptions {
 	persistDelayMs: number;
 	callbackTimeoutMs: number;
 	journalLimit: number;
+	answers: SandboxAnswers;
 }
 
 export interface UploadFile {
@@ -144,6 +146,8 @@ export class SandboxCore {
 	readonly journal: JournalEntry[] = [];
 	readonly callbacks: DeliveredCallback[] = [];
 	latencyMs = 0;
+	/** What the platform's answers carry now (SandboxOptions.answers); reset() restores the start option. */
+	answers: SandboxAnswers = 'spec';
 	/** The ids of runtime-created things (assistants, uploads, calls): always random. */
 	readonly ids = IdSource.random();
 	/** Seeded ids: the keystream of `seedSecret`, restarted on every reset. */
@@ -176,7 +180,10 @@ export class SandboxCore {
 			persistDelayMs: nonNegative(opts.persistDelayMs, 500, 'persistDelayMs'),
 			callbackTimeoutMs: nonNegative(opts.callbackTimeoutMs, 5000, 'callbackTimeoutMs'),
 			journalLimit: Math.max(1, opts.journalLimit ?? 50_000),
+			answers: opts.answers ?? 'spec',
 		};
+		if (this.options.answers !== 'spec' && this.options.answers !== 'rich') throw new RangeError("answers must be 'spec' or 'rich'");
+
 		if (!Number.isInteger(this.options.maxPageSize) || this.options.maxPageSize < 1) {
 			throw new RangeError('maxPageSize must be an integer >= 1');
 		}
@@ -218,6 +225,7 @@ export class SandboxCore {
 		this.callbacks.length = 0;
 		this.faults.clear();
 		this.latencyMs = 0;
+		this.answers = this.options.answers;
 		this.network.reset();
 		if (this.clock.mode === 'real' && this.clock.speed !== this.options.clockSpeed) this.clock.setSpeed(this.options.clockSpeed);
 		if (this.options.maxConcurrentCalls !== null) this.network.setLimit(this.options.maxConcurrentCalls);

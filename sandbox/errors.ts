@@ -1,3 +1,5 @@
+import type { SandboxAnswers } from './types';
+
 /** Error body shape (docs/assumptions.md, Transport): {"error": {code, message, status, details?}}. */
 export class ApiError extends Error {
 	constructor(
@@ -10,12 +12,14 @@ export class ApiError extends Error {
 		super(message);
 	}
 
-	toBody(): { error: { code: string; message: string; status: number; details?: Record<string, unknown> } } {
-		const error: { code: string; message: string; status: number; details?: Record<string, unknown> } = {
-			code: this.code,
-			message: this.message,
-			status: this.status,
-		};
+	/**
+	 * The error body. The interface document shows no error body, only codes (RAG_COLLECTION_IN_USE): `spec` answers
+	 * carry the least that conveys one, `{error: {code, message}}`; `rich` ones add `status` and `details`.
+	 */
+	toBody(answers: SandboxAnswers = 'rich'): { error: { code: string; message: string; status?: number; details?: Record<string, unknown> } } {
+		const error: { code: string; message: string; status?: number; details?: Record<string, unknown> } = { code: this.code, message: this.message };
+		if (answers === 'spec') return { error };
+		error.status = this.status;
 		if (this.details) error.details = this.details;
 		return { error };
 	}
@@ -29,8 +33,8 @@ export function notFound(what: string, id?: string): ApiError {
 	return new ApiError(404, 'NOT_FOUND', id === undefined ? `${what} not found` : `${what} ${id} not found`);
 }
 
-export function errorBody(status: number, code: string, message: string, details?: Record<string, unknown>) {
-	return new ApiError(status, code, message, details).toBody();
+export function errorBody(status: number, code: string, message: string, details?: Record<string, unknown>, answers?: SandboxAnswers) {
+	return new ApiError(status, code, message, details).toBody(answers);
 }
 
 /** Default error code of an injected status fault. */

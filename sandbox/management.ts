@@ -148,10 +148,9 @@ function createAssistant(core: SandboxCore, ctx: RequestContext): Reply {
 		mode = modeValue;
 	}
 	const a = core.createAssistant({ name, description, mode });
-	return ok(
-		{ assistantId: a.assistantId, assistantApiKey: a.assistantApiKey, name: a.name, description: a.description, mode: a.mode, createdAt: a.createdAt },
-		201,
-	);
+	// The spec shows assistantId and assistantApiKey; the remaining returned fields are not shown.
+	const shown = { assistantId: a.assistantId, assistantApiKey: a.assistantApiKey };
+	return ok(core.answers === 'rich' ? { ...shown, name: a.name, description: a.description, mode: a.mode, createdAt: a.createdAt } : shown, 201);
 }
 
 const nameFilter = (value: string | undefined): ListFilter<AssistantRecord> => ({

@@ -67,7 +67,8 @@ function placeCall(core: SandboxCore, ctx: RequestContext, route: CallRoute): Re
 	}
 	core.checkCallLimit(dst);
 	const call = core.placeCall({ route, assistantId, dst, callerId, ipPbx, sipPort, addPrompt, callResultUrl });
-	return ok({ internal_id: call.internalId, status: 'queued' });
+	// The spec shows internal_id in an acceptance ("rest of the response: not shown").
+	return ok(core.answers === 'rich' ? { internal_id: call.internalId, status: 'queued' } : { internal_id: call.internalId });
 }
 
 function dialStatus(core: SandboxCore, _ctx: RequestContext, [internalId]: string[]): Reply {
@@ -75,7 +76,9 @@ function dialStatus(core: SandboxCore, _ctx: RequestContext, [internalId]: strin
 	if (!call || !call.persisted) {
 		throw new ApiError(404, 'CALL_RECORD_NOT_FOUND', `No persisted call record for ${internalId} (yet); retry with a bounded delay.`);
 	}
-	return ok({ internal_id: call.internalId, dialStatus: call.dialstatus, billSec: call.billSec, trafficCost: call.trafficCost });
+	// The spec's status record is {dialStatus, billSec, trafficCost}: the URL names the call.
+	const record = { dialStatus: call.dialstatus, billSec: call.billSec, trafficCost: call.trafficCost };
+	return ok(core.answers === 'rich' ? { internal_id: call.internalId, ...record } : record);
 }
 
 /** Paths from the outbound base URL. */

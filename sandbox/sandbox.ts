@@ -27,6 +27,7 @@ import type {
 	JournalEntry,
 	NumberKind,
 	NumberRecord,
+	SandboxAnswers,
 	SandboxOptions,
 	SandboxState,
 	SavedAuthentication,
@@ -237,6 +238,16 @@ export class PlatformSandbox {
 		this.core.latencyMs = ms;
 	}
 
+	/** What the platform's answers carry (SandboxOptions.answers) until the next reset(). */
+	get answers(): SandboxAnswers {
+		return this.core.answers;
+	}
+
+	setAnswers(answers: SandboxAnswers): void {
+		if (answers !== 'spec' && answers !== 'rich') throw new RangeError("setAnswers needs 'spec' or 'rich'");
+		this.core.answers = answers;
+	}
+
 	async stop(): Promise<void> {
 		if (this.stopped) return;
 		this.stopped = true;
@@ -266,7 +277,7 @@ export class PlatformSandbox {
 		try {
 			await this.handleInner(req, res);
 		} catch (error) {
-			const body = errorBody(500, 'INTERNAL_ERROR', error instanceof Error ? error.message : String(error));
+			const body = errorBody(500, 'INTERNAL_ERROR', error instanceof Error ? error.message : String(error), undefined, this.core.answers);
 			sendJson(res, 500, body);
 		}
 	}
@@ -278,7 +289,7 @@ export class PlatformSandbox {
 		try {
 			url = new URL(req.url ?? '/', 'http://sandbox.invalid');
 		} catch {
-			sendJson(res, 400, errorBody(400, 'VALIDATION_ERROR', 'Malformed request target', { field: 'path' }));
+			sendJson(res, 400, errorBody(400, 'VALIDATION_ERROR', 'Malformed request target', { field: 'path' }, core.answers));
 			return;
 		}
 		const path = normalizePath(url.pathname);
@@ -298,7 +309,7 @@ export class PlatformSandbox {
 
 		if (raw === null) {
 			const entry = core.record({ method, path, query, headers: req.headers as Record<string, string | string[]>, auth, body: '[body too large]', status: null });
-			this.reply(res, entry, new ApiError(413, 'PAYLOAD_TOO_LARGE', `The request body exceeds ${limit} bytes.`, { limitBytes: limit }).toBody(), 413, {
+			this.reply(res, entry, new ApiError(413, 'PAYLOAD_TOO_LARGE', `The request body exceeds ${limit} bytes.`, { limitBytes: limit }).toBody(core.answers), 413, {
 				connection: 'close',
 			});
 			return;
@@ -327,7 +338,7 @@ export class PlatformSandbox {
 				throw new ApiError(404, 'NOT_FOUND', `No resource at ${path}`);
 			}
 		} catch (error) {
-			reply = this.errorReply(error);
+			reply = this.errorReply(error, core.answers);
 		}
 		if (fault?.kind === 'page' && fault.page && reply.status >= 200 && reply.status < 300) {
 			const cursor = typeof query.cursor === 'string' ? query.cursor : undefined;
@@ -341,11 +352,12 @@ export class PlatformSandbox {
 		sendJson(res, status, body, headers);
 	}
 
-	private errorReply(error: unknown): Reply {
-		if (error instanceof ApiError) return { status: error.status, body: error.toBody(), headers: error.headers };
-		if (error instanceof RangeError) return { status: 400, body: errorBody(400, 'VALIDATION_ERROR', error.message, { field: 'body' }) };
+	/** `answers`: the platform's current answers for a platform request; the control surface always answers in full. */
+	private errorReply(error: unknown, answers: SandboxAnswers = 'rich'): Reply {
+		if (error instanceof ApiError) return { status: error.status, body: error.toBody(answers), headers: error.headers };
+		if (error instanceof RangeError) return { status: 400, body: errorBody(400, 'VALIDATION_ERROR', error.message, { field: 'body' }, answers) };
 		this.core.errors.push(error);
-		return { status: 500, body: errorBody(500, 'INTERNAL_ERROR', error instanceof Error ? error.message : String(error)) };
+		return { status: 500, body: errorBody(500, 'INTERNAL_ERROR', error instanceof Error ? error.message : String(error), undefined, answers) };
 	}
 
 	/** Returns true when the fault answered (or dropped) the request. */
@@ -373,7 +385,7 @@ export class PlatformSandbox {
 				const headers: Record<string, string> = {};
 				const retryAfter = fault.retryAfter ?? (status === 429 ? 1 : undefined);
 				if (retryAfter !== undefined) headers['retry-after'] = String(Math.ceil(retryAfter));
-				const body = errorBody(status, fault.code ?? defaultCodeFor(status), `Injected fault: HTTP ${status}`);
+				const body = errorBody(status, fault.code ?? defaultCodeFor(status), `Injected fault: HTTP ${status}`, undefined, this.core.answers);
 				this.reply(res, entry, body, status, headers);
 				return true;
 			}

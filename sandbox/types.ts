@@ -84,7 +84,17 @@ export interface SandboxOptions {
 	callbackTimeoutMs?: number;
 	/** Oldest journal entries are dropped beyond this. Default 50000. */
 	journalLimit?: number;
+	/**
+	 * What the platform's answers carry. `'spec'` (default): exactly the fields the interface document shows, and
+	 * where it says "not shown" the least a platform could send (sandbox/README.md, "Answers"). `'rich'`: what a
+	 * richer platform might add (an `internal_id` in the status record, `status: "queued"` in an acceptance, the
+	 * created assistant's other fields, `status` and `details` in an error body). `reset()` restores it.
+	 */
+	answers?: SandboxAnswers;
 }
+
+/** See SandboxOptions.answers. */
+export type SandboxAnswers = 'spec' | 'rich';
 
 export interface AssistantRecord {
 	seq: number;

@@ -53,8 +53,8 @@ import type { RetryPolicy } from '../shared/campaign/retryPolicy';
 
 /**
  * Fields of the waiting item the result does not keep: those that describe the wait, the result
- * fields (replaced), and the platform's answer to the placement (`status: "queued"`), which is not the
- * state of a call that has ended.
+ * fields (replaced), and the platform's answer to the placement (`status`, e.g. a richer platform's
+ * "queued"), which is not the state of a call that has ended.
  */
 const DROPPED_ON_RESULT = new Set<string>([
 	'resultSource',

@@ -3,7 +3,7 @@
 // status; when Max Wait passes without a result, n8n's wait tracker resumes it with the timeout item.
 'use strict';
 const assert = require('node:assert/strict');
-const { describe, test } = require('node:test');
+const { after, describe, test } = require('node:test');
 
 const { assertNoSecrets, assistantsOf, requestsTo } = require('../support/assertions');
 const { waitForCallbacks } = require('../support/wait');
@@ -55,8 +55,13 @@ function isResumeUrlOf(url, base) {
 
 function register(env) {
 	describe('Assistant Platform Call and Wait', () => {
-		test('placing the call puts the execution in waiting; the sandbox call result resumes it, enriched with the call status', async () => {
+		after(() => env.sandbox.setAnswers('spec'));
+		// 'spec': the platform answers exactly as its interface document shows ({internal_id} on acceptance, the record
+		// {dialStatus, billSec, trafficCost}); 'rich': a platform that adds status "queued" and the record's internal_id.
+		for (const answers of ['spec', 'rich'])
+		test(`placing the call puts the execution in waiting; the sandbox call result resumes it, enriched with the call status (${answers} answers)`, async () => {
 			env.sandbox.reset();
+			env.sandbox.setAnswers(answers);
 			const assistant = assistantsOf(env.sandbox)[0];
 			// Rings 1.5 s, talks 3 s; the call record is written 0.5 s after the end.
 			env.sandbox.setDialOutcome({ dst: ANSWER_DST, dialstatus: 'ANSWER', ringMs: 1500, durationSec: 3 });
@@ -109,7 +114,8 @@ function register(env) {
 			assert.equal(result.callerId, CALLER_ID);
 			assert.equal(result.route, 'trunk');
 			assert.ok(!('callResultUrl' in result), 'the resume URL (with its token) is in the output');
-			assert.ok(!('status' in result), 'the placement\'s status ("queued") is in the result of an ended call');
+			assert.equal(shown.status, answers === 'rich' ? 'queued' : null);
+			assert.ok(!('status' in result), 'the placement\'s status is in the result of an ended call');
 			// Enriched with the status query (GET /getDialstatus/{internal_id}) once the record was written.
 			assert.equal(result.statusRecord, 'found');
 			assert.equal(result.dialStatus, 'ANSWER');

@@ -49,7 +49,9 @@ test('Custom API Request with Include API Key in Output: the key, as Assistant â
 		credentials: fx.credentials,
 	});
 	allowSecretInOutput(keyOf(create.items[0].json.assistantId));
-	expect(Object.keys(create.items[0].json).sort()).toEqual(Object.keys(items[0].json).sort());
+	// Create's output is the same answer, completed with the fields it sent (name, description, mode).
+	expect(Object.keys(create.items[0].json).sort()).toEqual([...Object.keys(items[0].json), 'description', 'mode', 'name'].sort());
+	expect(create.items[0].json.assistantApiKey).toBe(keyOf(create.items[0].json.assistantId));
 });
 
 test.each<[string, Record<string, unknown>, (json: IDataObject) => unknown]>([

@@ -245,6 +245,69 @@ describe('Call Status → Get: Wait for Call Record', () => {
 	});
 });
 
+describe('Call Status → Get: only the call\'s own record with its outcome ends the call', () => {
+	const ANOTHER_CALLS_RECORD = { internal_id: 'another-call', dialStatus: 'ANSWER', billSec: 7, trafficCost: '0.087500' };
+	const statusFault = (body: IDataObject, times?: number) =>
+		fx.sandbox.injectFault({ method: 'GET', path: '/getDialstatus/*', kind: 'answer', body, ...(times === undefined ? {} : { times }) });
+
+	test.each(['spec', 'rich'] as const)('a record as the platform gives it (%s answers) is the record of the call its URL names', async (answers) => {
+		fx.sandbox.setAnswers(answers);
+		fx.sandbox.setDialOutcome({ dialstatus: 'BUSY' });
+		const id = await placeCall();
+		await fx.sandbox.clock.advance(UNTIL_PERSISTED_MS);
+		const { items, error } = await getStatus({ internalId: id, waitForRecord: true, maxWait: 60, initialDelay: 10 });
+		expect(error).toBeUndefined();
+		expect(items[0].json).toEqual({ internal_id: id, dialStatus: 'BUSY', duration: null, billSec: 0, trafficCost: '0.000000', trafficCostNumber: 0, pending: false });
+		expect(gets()).toHaveLength(1);
+	});
+
+	test('another call\'s record is refused, never output as this call\'s', async () => {
+		const id = await placeCall();
+		statusFault(ANOTHER_CALLS_RECORD);
+		const { items, error } = await getStatus({ internalId: id });
+		expect(items).toHaveLength(0);
+		expect(error?.name).toBe('NodeApiError');
+		expect(error?.message).toBe(`The status read of "${id}" answered the record of another call (internal_id "another-call"): not used`);
+		expect(error?.description).toMatch(/names the call in its URL/);
+	});
+
+	test.each([
+		['an empty record ({})', {}],
+		['a record without a dial status', { billSec: 0, trafficCost: '0.000000' }],
+	])('%s: the call is still pending', async (_label, body) => {
+		const id = await placeCall();
+		statusFault(body);
+		const { items, error } = await getStatus({ internalId: id });
+		expect(error).toBeUndefined();
+		expect(items[0].json).toMatchObject({ internal_id: id, dialStatus: null, pending: true });
+	});
+
+	test.each([
+		['an empty record ({})', {}],
+		['a record without a dial status', { billSec: 0 }],
+		["another call's record", ANOTHER_CALLS_RECORD],
+	])('Wait for Call Record reads again after %s, until the call\'s own record', async (_label, body) => {
+		fx.sandbox.setDialOutcome({ dialstatus: 'ANSWER', durationSec: 3 });
+		const id = await placeCall();
+		await fx.sandbox.clock.advance(UNTIL_PERSISTED_MS);
+		statusFault(body, 2);
+		const { items, error } = await getStatus({ internalId: id, waitForRecord: true, maxWait: 60, initialDelay: 10 });
+		expect(error).toBeUndefined();
+		expect(items[0].json).toMatchObject({ internal_id: id, dialStatus: 'ANSWER', billSec: 3, pending: false });
+		expect(gets().map((e) => e.fault ?? e.status)).toEqual(['answer', 'answer', 200]);
+	});
+
+	test('Max Wait passes while the answers give no outcome: the message says what was answered', async () => {
+		const id = await placeCall();
+		statusFault({ billSec: 0 });
+		const { error, items } = await getStatus({ internalId: id, waitForRecord: true, maxWait: 0.2, initialDelay: 20 });
+		expect(items).toHaveLength(0);
+		expect(error?.message).toMatch(
+			new RegExp(`^The status of "${id}" gave no outcome of the call within 0.2 s \\(\\d+ reads; the last answered a record without a dial status\\)$`),
+		);
+	});
+});
+
 describe('Call Status → Get: transient errors and rejections', () => {
 	test('429 with Retry-After: waits as told, then reads again', async () => {
 		const id = await placeCall();

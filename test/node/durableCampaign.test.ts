@@ -1,8 +1,13 @@
+import { randomBytes } from 'node:crypto';
+
 import type { IDataObject } from 'n8n-workflow';
 
 import { runNode } from '../harness/engine';
 import { useN8nDataTables } from '../harness/n8nDataTables';
 import { useCallerAssistant, useSandbox } from '../harness/sandbox';
+import { registerSecret } from '../harness/secretsGuard';
+import type { TriggerHarness } from '../harness/webhook';
+import { startTrigger } from '../harness/webhook';
 
 /*
  * A campaign whose state lives in its contacts table (n8n's data tables, through n8n's API; here the in-memory API
@@ -63,6 +68,43 @@ describe('the contacts table', () => {
 		const { error } = await dial();
 		expect(error?.message).toMatch(/^The data table "Spring contacts" has no column "phone"/);
 		expect(posts()).toHaveLength(0);
+	});
+
+	test('a phone column that is not text (a number column drops the +): refused naming it and the rule, before anything is claimed or sent', async () => {
+		n8nApi.store.seed(TABLE, [{ phone: 14155550000, name: 'Ada' }], { phone: 'number' });
+		await campaign('prepare');
+		const { error } = await dial();
+		expect(error?.message).toBe(
+			`The column "phone" of the data table "${TABLE}" is a number column: Phone Column must name a text (string) column. No call was placed.`,
+		);
+		expect(posts()).toHaveLength(0);
+		expect(contacts().map((row) => row.campaignState)).toEqual([null]);
+	});
+
+	const everyDay = { days: ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'], from: '00:00', to: '24:00' };
+
+	test('Calling Hours with a Time Zone Column the table does not have: refused naming it and the rule, before anything is claimed or sent', async () => {
+		await prepared(numbers(2));
+		const { error } = await dial({ callingHours: { window: { ...everyDay, timeZoneColumn: 'timezone' } } });
+		expect(error?.message).toMatch(/^The data table "Spring contacts" has no column "timezone": Calling Hours > Time Zone Column must name a text \(string\) column of the table, or be left empty to call every contact in the workflow's time zone/);
+		expect(posts()).toHaveLength(0);
+		expect(contacts().map((row) => row.campaignState)).toEqual([null, null]);
+	});
+
+	test('Calling Hours with a Time Zone Column that is not text: refused naming it and the rule, before anything is claimed or sent', async () => {
+		n8nApi.store.seed(TABLE, [{ phone: '+14155550000', zone: 2 }], { zone: 'number' });
+		await campaign('prepare');
+		const { error } = await dial({ callingHours: { window: { ...everyDay, timeZoneColumn: 'zone' } } });
+		expect(error?.message).toMatch(/^The column "zone" of the data table "Spring contacts" is a number column: Calling Hours > Time Zone Column must name a text \(string\) column/);
+		expect(posts()).toHaveLength(0);
+		expect(contacts().map((row) => row.campaignState)).toEqual([null]);
+	});
+
+	test("Calling Hours with the Time Zone Column left empty: a table without time zones is called in the workflow's time zone", async () => {
+		await prepared(numbers(2));
+		const { error } = await dial({ callingHours: { window: { ...everyDay, timeZoneColumn: '' } } });
+		expect(error).toBeUndefined();
+		expect(posts()).toHaveLength(2);
 	});
 
 	test('Prepare Contacts Table adds the campaign columns and keeps the rows', async () => {
@@ -243,6 +285,27 @@ describe('Dial Due Contacts: short runs that share the lines through the table',
 		expect(stateOf(phone)).toBe('placed');
 	});
 
+	test.each([
+		['an empty record ({})', {}],
+		['a record without a dial status', { billSec: 30, trafficCost: '0.375000' }],
+		["another call's record", { internal_id: 'another-call', dialStatus: 'BUSY', billSec: 0, trafficCost: '0.000000' }],
+	])('%s never ends a call: the line stays busy; the next read of its own record (as the spec shows it) ends it', async (_label, body) => {
+		const [phone] = numbers(1);
+		await prepared([phone]);
+		fx.sandbox.setDialOutcome({ dialstatus: 'ANSWER', ringMs: 0, durationSec: 30 });
+		await dial();
+		await endCalls();
+		fx.sandbox.injectFault({ method: 'GET', path: '/getDialstatus/*', kind: 'answer', body, times: 1 });
+		const first = await dial();
+		expect(first.error).toBeUndefined();
+		expect(first.items[0].json).toMatchObject({ resultsRead: 0, statusReadsFailed: 1 });
+		expect(stateOf(phone)).toBe('placed');
+		const second = await dial();
+		expect(second.items[0].json).toMatchObject({ resultsRead: 1, statusReadsFailed: 0 });
+		expect(stateOf(phone)).toBe('answered');
+		expect(dialled()).toEqual([phone]);
+	});
+
 	test("an unreadable dial lease stops the run before anything is dialled, naming the lease, not the call limit", async () => {
 		await prepared(numbers(2));
 		await dial({ maxCallsPerRun: 1 });
@@ -354,41 +417,133 @@ describe('Record Call Result: a result is a fact, applied once, by internal_id',
 	}
 	const record = (internal_id: string, dialStatus: string, extra: IDataObject = {}) =>
 		campaign('recordResult', { retryPolicy: { busy: 0, maxAttempts: 3 }, ...extra }, [{ internal_id, dialStatus }]);
+	/** Resolves once the sandbox has answered `count` status reads in all. */
+	const statusReads = () => fx.sandbox.journal.filter((e) => e.method === 'GET' && e.path.startsWith('/getDialstatus/')).length;
+	async function untilStatusReads(count: number) {
+		for (let waited = 0; statusReads() < count && waited < 500; waited++) await new Promise((r) => setTimeout(r, 10));
+	}
 
 	test('a result whose record is there: recorded; the same result again: already recorded, nothing changes', async () => {
 		const { internalId } = await placedCall('ANSWER');
 		await endCalls();
 		const first = await record(internalId, 'ANSWER');
-		expect(first.items[0].json).toMatchObject({ recorded: true, campaignState: 'answered', attempt: 1 });
+		expect(first.items[0].json).toMatchObject({ recorded: true, campaignState: 'answered', attempt: 1, suspicious: false });
 		const version = contacts()[0].version;
 		const again = await record(internalId, 'ANSWER');
-		expect(again.items[0].json).toMatchObject({ recorded: false, reason: 'already recorded: the contact is answered' });
+		expect(again.items[0].json).toMatchObject({ recorded: false, reason: 'already recorded: the contact is answered', suspicious: false });
 		expect(contacts()[0].version).toBe(version);
 	});
 
-	test('a forged BUSY for an answered call changes nothing and schedules no retry', async () => {
+	test('a forged BUSY for an answered call changes nothing, schedules no retry, and is reported suspicious', async () => {
 		const { internalId } = await placedCall('ANSWER');
 		await endCalls();
 		await record(internalId, 'ANSWER');
+		const row = { ...contacts()[0] };
 		const forged = await record(internalId, 'BUSY');
-		expect(forged.items[0].json.recorded).toBe(false);
-		expect(contacts()[0]).toMatchObject({ campaignState: 'answered', attempt: 1 });
+		expect(forged.items[0].json).toMatchObject({
+			internal_id: internalId,
+			recorded: false,
+			reason: 'already recorded: the contact is answered',
+			suspicious: true,
+			postedDialStatus: 'BUSY',
+			recordedDialStatus: 'ANSWER',
+		});
+		// The final row is not written again: same version, same write token.
+		expect(contacts()[0]).toEqual(row);
 	});
 
-	test('a result posted while the call is still live (no record yet) is not believed: it waits for the record', async () => {
+	test('a result posted while the call is still live (no record within Wait for Call Record) is not believed: it waits for the record', async () => {
 		const { internalId } = await placedCall('ANSWER');
-		const early = await record(internalId, 'BUSY');
-		expect(early.items[0].json).toMatchObject({ recorded: false });
+		const early = await record(internalId, 'BUSY', { recordWaitSeconds: 0.2 });
+		expect(early.items[0].json).toMatchObject({ recorded: false, suspicious: false });
 		expect(String(early.items[0].json.reason)).toMatch(/no status record yet/);
 		expect(contacts()[0].campaignState).toBe('placed');
+		await endCalls();
+		const real = await record(internalId, 'ANSWER');
+		expect(real.items[0].json).toMatchObject({ recorded: true, campaignState: 'answered', suspicious: false });
 	});
 
-	test('a result that disagrees with the record: unknown, never a retry', async () => {
+	test("a result that disagrees with the record: the record's outcome is applied, the delivery reported suspicious, never unknown", async () => {
 		const { internalId } = await placedCall('ANSWER');
 		await endCalls();
 		const { items } = await record(internalId, 'BUSY');
-		expect(items[0].json).toMatchObject({ recorded: true, campaignState: 'unknown' });
-		expect(contacts()[0]).toMatchObject({ campaignState: 'unknown', attempt: 1 });
+		expect(items[0].json).toMatchObject({
+			internal_id: internalId,
+			recorded: true,
+			campaignState: 'answered',
+			dialStatus: 'ANSWER',
+			attempt: 1,
+			suspicious: true,
+			postedDialStatus: 'BUSY',
+			recordedDialStatus: 'ANSWER',
+		});
+		expect(contacts()[0]).toMatchObject({ campaignState: 'answered', dialStatus: 'ANSWER', attempt: 1 });
+	});
+
+	test('16 answered calls, each sent a forged BUSY before or after its real result: all stay answered, nobody is called again, each forgery counted', async () => {
+		const phones = numbers(16);
+		await prepared(phones);
+		fx.sandbox.setDialOutcome({ dialstatus: 'ANSWER', ringMs: 0, durationSec: 30 });
+		await dial({ maxCallsInFlight: 16, maxCallsPerRun: 16 });
+		expect(posts()).toHaveLength(16);
+		await endCalls();
+		const ids = contacts().map((row) => String(row.internalId));
+		const input = (list: string[], dialStatus: string) => list.map((internal_id) => ({ internal_id, dialStatus }));
+		const policy = { retryPolicy: { busy: 0, maxAttempts: 3 } };
+		// Half the real results first; then a forged BUSY for every call; then the other half of the real results.
+		await campaign('recordResult', policy, input(ids.slice(0, 8), 'ANSWER'));
+		const forged = await campaign('recordResult', policy, input(ids, 'BUSY'));
+		const late = await campaign('recordResult', policy, input(ids.slice(8), 'ANSWER'));
+		expect(forged.error).toBeUndefined();
+		expect(forged.items.map((item) => item.json)).toEqual(
+			ids.map((id) => expect.objectContaining({ internal_id: id, suspicious: true, postedDialStatus: 'BUSY', recordedDialStatus: 'ANSWER' })),
+		);
+		expect(late.items.every((item) => item.json.recorded === false && item.json.suspicious === false)).toBe(true);
+		expect(contacts().map((row) => row.campaignState)).toEqual(Array(16).fill('answered'));
+		expect(contacts().every((row) => row.attempt === 1 && row.dialStatus === 'ANSWER')).toBe(true);
+		await dial({ maxCallsInFlight: 16 });
+		expect(posts()).toHaveLength(16);
+		const { items } = await campaign('summary');
+		expect(items[0].json).toMatchObject({ answered: 16, pending: 0, unknown: 0, suspiciousResults: 16 });
+		// Kept in n8n's data tables (it survives a restart), beside the contacts: no contact row holds it.
+		const counts = n8nApi.store.tables.find((t) => t.name === 'Assistant Platform Campaign Counts')!;
+		expect(counts.rows.reduce((sum, row) => sum + Number(row.suspiciousResults), 0)).toBe(16);
+	});
+
+	test('suspicious deliveries counted by two executions at once: neither count is lost', async () => {
+		const phones = numbers(2);
+		await prepared(phones);
+		fx.sandbox.setDialOutcome({ dialstatus: 'ANSWER', ringMs: 0, durationSec: 30 });
+		await dial();
+		await endCalls();
+		const [a, b] = contacts().map((row) => String(row.internalId));
+		await campaign('recordResult', {}, [{ internal_id: a, dialStatus: 'ANSWER' }, { internal_id: b, dialStatus: 'ANSWER' }, { internal_id: a, dialStatus: 'BUSY' }]);
+		// Both read the count's row at the same version; one compare-and-set wins, the other reads again.
+		n8nApi.store.gate.close();
+		const both = [record(a, 'NOANSWER'), record(b, 'BUSY')];
+		for (let waited = 0; n8nApi.store.gate.waiting() < 2 && waited < 300; waited++) await new Promise((r) => setTimeout(r, 10));
+		expect(n8nApi.store.gate.waiting()).toBe(2);
+		n8nApi.store.gate.open();
+		const results = await Promise.all(both);
+		expect(results.map((r) => r.items[0].json)).toEqual([
+			expect.objectContaining({ suspicious: true, suspiciousCounted: true }),
+			expect.objectContaining({ suspicious: true, suspiciousCounted: true }),
+		]);
+		expect((await campaign('summary')).items[0].json).toMatchObject({ answered: 2, suspiciousResults: 3 });
+	});
+
+	test('a forged BUSY arriving before the real result, while the call is live: the contact ends as the record says', async () => {
+		const { internalId } = await placedCall('ANSWER');
+		const forged = record(internalId, 'BUSY', { recordWaitSeconds: 30 });
+		// The call ends (and its record is written) while the forged result waits for the record.
+		await untilStatusReads(1);
+		await endCalls();
+		const { items } = await forged;
+		expect(items[0].json).toMatchObject({ recorded: true, campaignState: 'answered', suspicious: true, postedDialStatus: 'BUSY', recordedDialStatus: 'ANSWER' });
+		const real = await record(internalId, 'ANSWER');
+		expect(real.items[0].json).toMatchObject({ recorded: false, reason: 'already recorded: the contact is answered', suspicious: false });
+		expect(contacts()[0]).toMatchObject({ campaignState: 'answered', attempt: 1, dialStatus: 'ANSWER' });
+		expect((await campaign('summary')).items[0].json).toMatchObject({ answered: 1, suspiciousResults: 1 });
 	});
 
 	test('a result without internal_id, or of a call the campaign does not know, is reported, not an error', async () => {
@@ -407,6 +562,64 @@ describe('Record Call Result: a result is a fact, applied once, by internal_id',
 		await dial();
 		expect(dialled()).toEqual([phone, phone]);
 		expect(contacts()[0]).toMatchObject({ campaignState: 'placed', attempt: 2 });
+	});
+});
+
+describe('Record Call Result: a result posted at hangup, before its record is written', () => {
+	const secret = randomBytes(24).toString('hex');
+	registerSecret(secret);
+	let trigger: TriggerHarness;
+
+	beforeAll(async () => {
+		trigger = await startTrigger({ parameters: { events: ['callResult'], webhookSecret: secret } });
+		await trigger.publish();
+	});
+	afterAll(async () => {
+		await trigger.unpublish();
+		await trigger.close();
+	});
+	beforeEach(() => trigger.clear());
+
+	const statusReads = () => fx.sandbox.journal.filter((e) => e.method === 'GET' && e.path.startsWith('/getDialstatus/')).length;
+
+	/** A contact whose call ends after 30 s; the platform posts its result at hangup and writes its record a second later. */
+	async function hungUp() {
+		const [phone] = numbers(1);
+		await prepared([phone]);
+		fx.sandbox.setDialOutcome({ dst: phone, dialstatus: 'ANSWER', ringMs: 0, durationSec: 30, persistDelayMs: 1000 });
+		await dial({ options: { callResultUrl: trigger.eventUrl('callResult') } });
+		await fx.sandbox.clock.advance(30_000);
+		await trigger.waitForStarts(1);
+		return { phone, posted: trigger.starts[0].items[0].json };
+	}
+
+	test('recorded in the same execution once its record is there, so the next dial run counts the line free at once', async () => {
+		const { posted } = await hungUp();
+		const recording = campaign('recordResult', {}, [posted]);
+		// The record is written a second after hangup, while Record Call Result waits for it.
+		for (let waited = 0; statusReads() < 1 && waited < 500; waited++) await new Promise((r) => setTimeout(r, 10));
+		await fx.sandbox.clock.advance(1000);
+		const { items, error } = await recording;
+		expect(error).toBeUndefined();
+		expect(items[0].json).toMatchObject({ internal_id: posted.internal_id, recorded: true, campaignState: 'answered', dialStatus: 'ANSWER', suspicious: false });
+		expect(statusReads()).toBeGreaterThanOrEqual(2);
+		const next = await dial();
+		expect(next.items[0].json).toMatchObject({ inFlightBefore: 0 });
+	});
+
+	test('Wait for Call Record 0: one read; the result waits for a later read, the line counted busy meanwhile', async () => {
+		const { posted } = await hungUp();
+		const { items } = await campaign('recordResult', { recordWaitSeconds: 0 }, [posted]);
+		expect(items[0].json).toMatchObject({ recorded: false, suspicious: false });
+		expect(String(items[0].json.reason)).toMatch(/no status record yet/);
+		expect(statusReads()).toBe(1);
+		expect(contacts()[0].campaignState).toBe('placed');
+		const busy = await dial();
+		expect(busy.items[0].json).toMatchObject({ inFlightBefore: 1 });
+		await fx.sandbox.clock.advance(1000);
+		const next = await dial();
+		expect(next.items[0].json).toMatchObject({ resultsRead: 1, inFlightBefore: 0 });
+		expect(contacts()[0].campaignState).toBe('answered');
 	});
 });
 
@@ -433,7 +646,7 @@ describe('control without editing the workflow', () => {
 		await dial();
 		n8nApi.store.seed('other', [{ phone: '+1' }]);
 		const { items } = await campaign('summary');
-		expect(items[0].json).toMatchObject({ campaign: TABLE, status: 'running', contacts: 5, placed: 3, pending: 2, inFlight: 3, dueNow: 2, answered: 0, unknown: 0 });
+		expect(items[0].json).toMatchObject({ campaign: TABLE, status: 'running', contacts: 5, placed: 3, pending: 2, inFlight: 3, dueNow: 2, answered: 0, unknown: 0, suspiciousResults: 0 });
 	});
 
 	test('contacts added while the campaign runs are dialled by the next run', async () => {

@@ -108,7 +108,8 @@ describe('Outbound Call → Place Call: wire', () => {
 			trafficCost: null,
 			trafficCostNumber: null,
 			pending: true,
-			status: 'queued',
+			// The spec's acceptance is {internal_id}: the platform's status is null when it sends none.
+			status: null,
 			route: 'trunk',
 			dst: '+14155550123',
 			callerId: CALLER,
@@ -118,6 +119,13 @@ describe('Outbound Call → Place Call: wire', () => {
 		expect(items[0].pairedItem).toEqual({ item: 0 });
 		expect(call.route).toBe('trunk');
 		expect(call.assistantId).toBe(assistantId);
+	});
+
+	test('an acceptance with more than the spec shows (status "queued") keeps those fields in the output', async () => {
+		fx.sandbox.setAnswers('rich');
+		const { items, error } = await place({ route: 'trunk', dst: '+14155550123', callerId: CALLER });
+		expect(error).toBeUndefined();
+		expect(items[0].json).toMatchObject({ internal_id: expect.any(String), status: 'queued', pending: true, dialStatus: null });
 	});
 
 	test('trunk route without a result URL sends no callResultUrl', async () => {
@@ -151,7 +159,7 @@ describe('Outbound Call → Place Call: wire', () => {
 			sipPort: 5070,
 			addPrompt: 'Ask for the invoice number.',
 		});
-		expect(items[0].json).toMatchObject({ route: 'pbx', ipPbx: PBX, sipPort: 5070, status: 'queued' });
+		expect(items[0].json).toMatchObject({ route: 'pbx', ipPbx: PBX, sipPort: 5070, status: null });
 		expect(typeof items[0].json.internal_id).toBe('string');
 		const call = fx.sandbox.state.calls.get(String(items[0].json.internal_id))!;
 		expect(call).toMatchObject({ route: 'pbx', ipPbx: PBX, sipPort: 5070, addPrompt: 'Ask for the invoice number.' });

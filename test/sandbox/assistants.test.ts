@@ -1,5 +1,5 @@
 import { PROVIDER_CATALOG, TOOL_CATALOG } from '../../sandbox';
-import { api, expectError, useSandboxAndReceiver } from './helpers';
+import { api, expectError, expectRichError, useSandboxAndReceiver } from './helpers';
 
 const fx = useSandboxAndReceiver();
 
@@ -10,7 +10,18 @@ function seeded(name: string) {
 }
 
 describe('POST /assistants', () => {
-	it('creates an assistant: 201 with id, key, fields and createdAt', async () => {
+	it('creates an assistant: 201 with exactly its id and key (what the spec shows)', async () => {
+		const res = await api(fx.sandbox, 'POST', '/assistants', { body: { name: 'Night Line', description: 'After hours', mode: 'voice' } });
+		expect(res.status).toBe(201);
+		expect(Object.keys(res.body).sort()).toEqual(['assistantApiKey', 'assistantId']);
+		expect(res.body.assistantId).toMatch(/^asst_[A-Za-z0-9]{16}$/);
+		expect(res.body.assistantApiKey).toMatch(/^ak_[A-Za-z0-9]{32}$/);
+		expect(fx.sandbox.state.assistants.get(res.body.assistantId)).toMatchObject({ name: 'Night Line', description: 'After hours', mode: 'voice', assistantApiKey: res.body.assistantApiKey });
+		expect(fx.sandbox.state.assistantKeys.get(res.body.assistantApiKey)).toBe(res.body.assistantId);
+	});
+
+	it('rich answers: 201 with id, key, fields and createdAt', async () => {
+		fx.sandbox.setAnswers('rich');
 		const res = await api(fx.sandbox, 'POST', '/assistants', { body: { name: 'Night Line', description: 'After hours', mode: 'voice' } });
 		expect(res.status).toBe(201);
 		expect(Object.keys(res.body).sort()).toEqual(['assistantApiKey', 'assistantId', 'createdAt', 'description', 'mode', 'name']);
@@ -25,8 +36,13 @@ describe('POST /assistants', () => {
 	it('defaults mode to "text" and description to ""', async () => {
 		const res = await api(fx.sandbox, 'POST', '/assistants', { body: { name: 'Minimal' } });
 		expect(res.status).toBe(201);
-		expect(res.body.mode).toBe('text');
-		expect(res.body.description).toBe('');
+		const detail = await api(fx.sandbox, 'GET', `/assistants/${res.body.assistantId}`);
+		expect(detail.body).toMatchObject({ name: 'Minimal', mode: 'text', description: '' });
+		fx.sandbox.setAnswers('rich');
+		const rich = await api(fx.sandbox, 'POST', '/assistants', { body: { name: 'Minimal' } });
+		expect(rich.status).toBe(201);
+		expect(rich.body.mode).toBe('text');
+		expect(rich.body.description).toBe('');
 	});
 
 	it.each([
@@ -38,15 +54,17 @@ describe('POST /assistants', () => {
 		[{ name: 'A', mode: '' }, 'mode'],
 		[{ name: 'A', mode: 3 }, 'mode'],
 	])('rejects %j with 400 VALIDATION_ERROR on %s', async (body, field) => {
+		fx.sandbox.setAnswers('rich'); // the field named in details
 		const before = fx.sandbox.state.assistants.size;
-		expectError(await api(fx.sandbox, 'POST', '/assistants', { body }), 400, 'VALIDATION_ERROR', field);
+		expectRichError(await api(fx.sandbox, 'POST', '/assistants', { body }), 400, 'VALIDATION_ERROR', field);
 		expect(fx.sandbox.state.assistants.size).toBe(before);
 	});
 
 	it('rejects a body that is not a JSON object, and invalid JSON', async () => {
-		expectError(await api(fx.sandbox, 'POST', '/assistants', { body: ['x'] }), 400, 'VALIDATION_ERROR', 'body');
-		expectError(await api(fx.sandbox, 'POST', '/assistants', { rawBody: '{"name":', headers: { 'content-type': 'application/json' } }), 400, 'VALIDATION_ERROR', 'body');
-		expectError(await api(fx.sandbox, 'POST', '/assistants'), 400, 'VALIDATION_ERROR', 'body');
+		fx.sandbox.setAnswers('rich'); // the field named in details
+		expectRichError(await api(fx.sandbox, 'POST', '/assistants', { body: ['x'] }), 400, 'VALIDATION_ERROR', 'body');
+		expectRichError(await api(fx.sandbox, 'POST', '/assistants', { rawBody: '{"name":', headers: { 'content-type': 'application/json' } }), 400, 'VALIDATION_ERROR', 'body');
+		expectRichError(await api(fx.sandbox, 'POST', '/assistants'), 400, 'VALIDATION_ERROR', 'body');
 	});
 });
 
@@ -153,8 +171,9 @@ describe('PATCH /assistants/{id}/prompt', () => {
 	});
 
 	it.each([[{}], [{ prompt: '' }], [{ prompt: '  ' }], [{ prompt: 7 }], [{ prompt: null }]])('rejects %j', async (body) => {
+		fx.sandbox.setAnswers('rich'); // the field named in details
 		const a = seeded('Survey Caller');
-		expectError(await api(fx.sandbox, 'PATCH', `/assistants/${a.assistantId}/prompt`, { body }), 400, 'VALIDATION_ERROR', 'prompt');
+		expectRichError(await api(fx.sandbox, 'PATCH', `/assistants/${a.assistantId}/prompt`, { body }), 400, 'VALIDATION_ERROR', 'prompt');
 	});
 
 	it('404 for an unknown assistant', async () => {
@@ -213,8 +232,9 @@ describe('provider catalogs and runtime', () => {
 		['llm', { providerId: 'openai', settings: [] }, 'settings'],
 		['llm', { providerId: 'openai', settings: 'x' }, 'settings'],
 	])('runtime/%s rejects %j on %s', async (kind, body, field) => {
+		fx.sandbox.setAnswers('rich'); // the field named in details
 		const a = seeded('Survey Caller');
-		expectError(await api(fx.sandbox, 'PATCH', `/assistants/${a.assistantId}/runtime/${kind}`, { body }), 400, 'VALIDATION_ERROR', field);
+		expectRichError(await api(fx.sandbox, 'PATCH', `/assistants/${a.assistantId}/runtime/${kind}`, { body }), 400, 'VALIDATION_ERROR', field);
 		expect(fx.sandbox.state.runtimeConfigs.get(a.assistantId)).toBeUndefined();
 	});
 });
@@ -272,8 +292,9 @@ describe('tools', () => {
 		[{ tools: [{ toolName: 'lookup_order', subscriptionName: 5 }] }, 'tools[0].subscriptionName'],
 		[{}, 'tools'],
 	])('rejects %j on %s and changes nothing', async (body, field) => {
+		fx.sandbox.setAnswers('rich'); // the field named in details
 		const a = seeded('Survey Caller');
-		expectError(await api(fx.sandbox, 'PATCH', `/assistants/${a.assistantId}/runtime/tools`, { body }), 400, 'VALIDATION_ERROR', field);
+		expectRichError(await api(fx.sandbox, 'PATCH', `/assistants/${a.assistantId}/runtime/tools`, { body }), 400, 'VALIDATION_ERROR', field);
 		expect(fx.sandbox.state.toolBindings.get(a.assistantId)).toBeUndefined();
 	});
 
@@ -308,8 +329,9 @@ describe('hangup hooks and post-call configuration', () => {
 		[{ enabled: true, url: 'https://x.example/h', authName: 'unknown-auth' }, 'authName'],
 		[{ enabled: true, url: 'https://x.example/h', authName: 3 }, 'authName'],
 	])('conversation webhook rejects %j on %s', async (body, field) => {
+		fx.sandbox.setAnswers('rich'); // the field named in details
 		const a = seeded('Survey Caller');
-		expectError(await api(fx.sandbox, 'PATCH', `/assistants/${a.assistantId}/runtime/hangup/conversation-webhook`, { body }), 400, 'VALIDATION_ERROR', field);
+		expectRichError(await api(fx.sandbox, 'PATCH', `/assistants/${a.assistantId}/runtime/hangup/conversation-webhook`, { body }), 400, 'VALIDATION_ERROR', field);
 		expect(fx.sandbox.state.conversationWebhooks.has(a.assistantId)).toBe(false);
 	});
 
@@ -366,8 +388,9 @@ describe('hangup hooks and post-call configuration', () => {
 		[{ hangupUrl: null, schema: [{ name: 'a', type: 'enum', description: 'd', required: true, values: [] }] }, 'schema[0].values'],
 		[{ hangupUrl: null, schema: [{ name: 'a', type: 'enum', description: 'd', required: true, values: [1] }] }, 'schema[0].values'],
 	])('extraction schema rejects %j on %s', async (body, field) => {
+		fx.sandbox.setAnswers('rich'); // the field named in details
 		const a = seeded('Survey Caller');
-		expectError(await api(fx.sandbox, 'PATCH', `/assistants/${a.assistantId}/runtime/hangup/schema`, { body }), 400, 'VALIDATION_ERROR', field);
+		expectRichError(await api(fx.sandbox, 'PATCH', `/assistants/${a.assistantId}/runtime/hangup/schema`, { body }), 400, 'VALIDATION_ERROR', field);
 		expect(fx.sandbox.state.extractionConfigs.has(a.assistantId)).toBe(false);
 	});
 
@@ -393,8 +416,9 @@ describe('hangup hooks and post-call configuration', () => {
 		[{ enabled: true, serverUrl: 'https://m.example', tools: [''] }, 'tools'],
 		[{ enabled: true, serverUrl: 'https://m.example', settings: [1] }, 'settings'],
 	])('post-call MCP config rejects %j on %s', async (body, field) => {
+		fx.sandbox.setAnswers('rich'); // the field named in details
 		const a = seeded('Survey Caller');
-		expectError(await api(fx.sandbox, 'PATCH', `/assistants/${a.assistantId}/runtime/postcall/mcp-config`, { body }), 400, 'VALIDATION_ERROR', field);
+		expectRichError(await api(fx.sandbox, 'PATCH', `/assistants/${a.assistantId}/runtime/postcall/mcp-config`, { body }), 400, 'VALIDATION_ERROR', field);
 	});
 
 	it('a disabled post-call MCP config may omit serverUrl', async () => {

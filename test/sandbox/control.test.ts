@@ -1,10 +1,11 @@
 import { CONTROL_ENDPOINTS } from '../../sandbox';
-import { api, call, expectError, useSandboxAndReceiver } from './helpers';
+import { api, call, expectError, expectRichError, useSandboxAndReceiver } from './helpers';
 
 /*
  * The sandbox's HTTP control surface: what a user of `npm start` (the demo) has to inject faults, set dial
  * outcomes, advance the clock and read the journal with curl (sandbox/README.md). Kept tested because it is the
- * demo's only way in from outside the process.
+ * demo's only way in from outside the process. It is not the platform: its errors always carry status and details,
+ * whatever the platform's answers are (expectRichError); the platform's own answers here are spec-mode ones.
  */
 const fx = useSandboxAndReceiver();
 
@@ -21,8 +22,8 @@ describe('control surface /__sandbox (no auth)', () => {
 		expect(res.status).toBe(201);
 		expect(res.body).toMatchObject({ name: 'Demo Bot', assistantId: expect.stringMatching(/^asst_/), assistantApiKey: expect.stringMatching(/^ak_/), numbers: ['+390200001099'], mode: 'text' });
 		expect(fx.sandbox.state.numbers.get('+390200001099')?.assistantId).toBe(res.body.assistantId);
-		expectError(await ctl('POST', '/assistants', { name: '' }), 400, 'VALIDATION_ERROR', 'name');
-		expectError(await ctl('POST', '/assistants', { number: '12' }), 400, 'VALIDATION_ERROR', 'number');
+		expectRichError(await ctl('POST', '/assistants', { name: '' }), 400, 'VALIDATION_ERROR', 'name');
+		expectRichError(await ctl('POST', '/assistants', { number: '12' }), 400, 'VALIDATION_ERROR', 'number');
 		const count = fx.sandbox.state.assistants.size;
 		expect(count).toBe(6);
 	});
@@ -44,7 +45,7 @@ describe('control surface /__sandbox (no auth)', () => {
 		const seeded = await ctl('POST', '/seed', { assistants: 25, collections: 2, listItems: 3 });
 		expect(seeded.body.summary).toMatchObject({ assistants: 30, collections: 4 });
 		expect((await api(fx.sandbox, 'GET', '/knowledge?limit=1')).body.meta.totalCount).toBe(15);
-		expectError(await ctl('POST', '/seed', { assistants: -1 }), 400, 'VALIDATION_ERROR');
+		expectRichError(await ctl('POST', '/seed', { assistants: -1 }), 400, 'VALIDATION_ERROR');
 		await api(fx.sandbox, 'GET', '/assistants');
 		const reset = await ctl('POST', '/reset');
 		expect(reset.body.summary).toMatchObject({ assistants: 5, collections: 2, journal: 0 });
@@ -72,7 +73,7 @@ describe('control surface /__sandbox (no auth)', () => {
 			{ path: '/getDialstatus/*', kind: 'status', status: 500 },
 		]);
 		expect((await ctl('GET', '/faults')).body.length).toBe(2);
-		expectError(await ctl('POST', '/faults', { path: '/x', kind: 'nope' }), 400, 'VALIDATION_ERROR', 'kind');
+		expectRichError(await ctl('POST', '/faults', { path: '/x', kind: 'nope' }), 400, 'VALIDATION_ERROR', 'kind');
 		expect((await ctl('DELETE', '/faults')).body).toEqual({ ok: true });
 		expect((await ctl('GET', '/faults')).body).toEqual([]);
 	});
@@ -81,7 +82,7 @@ describe('control surface /__sandbox (no auth)', () => {
 		expect((await ctl('POST', '/latency', { ms: 25 })).body).toEqual({ ok: true, ms: 25 });
 		expect((await ctl('GET', '/latency')).body).toEqual({ ms: 25 });
 		expect(fx.sandbox.latencyMs).toBe(25);
-		expectError(await ctl('POST', '/latency', { ms: 'x' }), 400, 'VALIDATION_ERROR', 'ms');
+		expectRichError(await ctl('POST', '/latency', { ms: 'x' }), 400, 'VALIDATION_ERROR', 'ms');
 	});
 
 	it('clock: GET and POST /clock/advance run due events', async () => {
@@ -93,7 +94,7 @@ describe('control surface /__sandbox (no auth)', () => {
 		const adv = await ctl('POST', '/clock/advance', { ms: 5000 });
 		expect(adv.body).toEqual({ ok: true, mode: 'manual', now: before.now + 5000, speed: 1, pendingEvents: 0 });
 		expect(fx.rx.at('/r').length).toBe(1);
-		expectError(await ctl('POST', '/clock/advance', { ms: -1 }), 400, 'VALIDATION_ERROR', 'ms');
+		expectRichError(await ctl('POST', '/clock/advance', { ms: -1 }), 400, 'VALIDATION_ERROR', 'ms');
 	});
 
 	it('dial outcomes: POST, GET, DELETE', async () => {
@@ -104,7 +105,7 @@ describe('control surface /__sandbox (no auth)', () => {
 		await call(fx.sandbox, 'POST', '/webhook/outbound_call', { body: { dst: '+14155550199', callerId: a.numbers[0], assistantApiKey: a.assistantApiKey, callResultUrl: `${fx.rx.url}/r` } });
 		await fx.sandbox.clock.advance(50);
 		expect(fx.rx.at('/r')[0].body.dialstatus).toBe('NOANSWER');
-		expectError(await ctl('POST', '/dial-outcomes', { dialstatus: 'LOST' }), 400, 'VALIDATION_ERROR', 'dialstatus');
+		expectRichError(await ctl('POST', '/dial-outcomes', { dialstatus: 'LOST' }), 400, 'VALIDATION_ERROR', 'dialstatus');
 		expect((await ctl('DELETE', '/dial-outcomes')).body).toEqual({ ok: true });
 		expect((await ctl('GET', '/dial-outcomes')).body).toEqual([]);
 	});
@@ -118,8 +119,8 @@ describe('control surface /__sandbox (no auth)', () => {
 		expect((await ctl('POST', '/numbers/assign', { number: '+390200001099', assistantId: null })).body.number.assistantId).toBeNull();
 		const created = await ctl('POST', '/numbers/assign', { number: '+15551234567', assistantId: a.assistantId });
 		expect(created.body.number).toEqual({ number: '+15551234567', kind: 'purchased', assistantId: a.assistantId });
-		expectError(await ctl('POST', '/numbers/assign', { number: '+15551234567', assistantId: 'asst_nope' }), 404, 'NOT_FOUND');
-		expectError(await ctl('POST', '/numbers/assign', { number: 'abc', assistantId: null }), 400, 'VALIDATION_ERROR', 'number');
+		expectRichError(await ctl('POST', '/numbers/assign', { number: '+15551234567', assistantId: 'asst_nope' }), 404, 'NOT_FOUND');
+		expectRichError(await ctl('POST', '/numbers/assign', { number: 'abc', assistantId: null }), 400, 'VALIDATION_ERROR', 'number');
 	});
 
 	it('pbx/authorize: the address is then accepted on the PBX route', async () => {
@@ -128,7 +129,7 @@ describe('control surface /__sandbox (no auth)', () => {
 		expectError(await call(fx.sandbox, 'POST', '/webhook/outbound_call_pbx', { body }), 403, 'PBX_NOT_AUTHORIZED');
 		expect((await ctl('POST', '/pbx/authorize', { address: 'voip.customer.example' })).body).toEqual({ ok: true, address: 'voip.customer.example' });
 		expect((await call(fx.sandbox, 'POST', '/webhook/outbound_call_pbx', { body })).status).toBe(200);
-		expectError(await ctl('POST', '/pbx/authorize', { address: 'bad host!' }), 400, 'VALIDATION_ERROR', 'address');
+		expectRichError(await ctl('POST', '/pbx/authorize', { address: 'bad host!' }), 400, 'VALIDATION_ERROR', 'address');
 	});
 
 	it('authentications: a new saved authentication can be used by authName', async () => {
@@ -141,7 +142,7 @@ describe('control surface /__sandbox (no auth)', () => {
 		await call(fx.sandbox, 'POST', '/webhook/outbound_call', { body: { dst: '+14155550199', callerId: a.numbers[0], assistantApiKey: a.assistantApiKey } });
 		await fx.sandbox.clock.advance(2300);
 		expect(fx.rx.at('/end')[0].headers['x-crm-token']).toBe('crm-token-value');
-		expectError(await ctl('POST', '/authentications', { name: 'x', header: 'bad header', value: 'v' }), 400, 'VALIDATION_ERROR', 'header');
+		expectRichError(await ctl('POST', '/authentications', { name: 'x', header: 'bad header', value: 'v' }), 400, 'VALIDATION_ERROR', 'header');
 	});
 
 	it('callbacks: GET and DELETE', async () => {
@@ -155,8 +156,8 @@ describe('control surface /__sandbox (no auth)', () => {
 	});
 
 	it('unknown control path 404, wrong method 405, bad JSON 400', async () => {
-		expectError(await ctl('GET', '/nope'), 404, 'NOT_FOUND');
-		expectError(await ctl('GET', '/reset'), 405, 'METHOD_NOT_ALLOWED');
-		expectError(await call(fx.sandbox, 'POST', '/__sandbox/latency', { rawBody: '{', auth: 'none' }), 400, 'VALIDATION_ERROR', 'body');
+		expectRichError(await ctl('GET', '/nope'), 404, 'NOT_FOUND');
+		expectRichError(await ctl('GET', '/reset'), 405, 'METHOD_NOT_ALLOWED');
+		expectRichError(await call(fx.sandbox, 'POST', '/__sandbox/latency', { rawBody: '{', auth: 'none' }), 400, 'VALIDATION_ERROR', 'body');
 	});
 });

@@ -83,10 +83,25 @@ export function api(sb: PlatformSandbox, method: string, path: string, opts: Cal
 	return call(sb, method, '/api/v1' + path, opts);
 }
 
-/** Asserts the error body shape of docs/assumptions.md. */
-export function expectError(res: HttpResult, status: number, code: string, field?: string): void {
+/**
+ * Asserts an error answer of a spec-mode sandbox (the default): the HTTP status and exactly `{error: {code,
+ * message}}`. The interface document shows error codes but no error body; the sandbox sends the least that
+ * carries one, and nothing a node could come to rely on.
+ */
+export function expectError(res: HttpResult, status: number, code: string): void {
+	expect({ status: res.status, body: res.body }).toStrictEqual({ status, body: { error: { code, message: expect.any(String) } } });
+}
+
+/**
+ * Asserts an error answer in full, as a rich-mode sandbox sends it on the platform surfaces (and the control
+ * surface always): `{error: {code, message, status, details?}}` with `status` equal to the HTTP status; with
+ * `field`, `details.field` names the field the request got wrong.
+ */
+export function expectRichError(res: HttpResult, status: number, code: string, field?: string): void {
 	expect({ status: res.status, code: res.body?.error?.code, errStatus: res.body?.error?.status }).toEqual({ status, code, errStatus: status });
 	expect(typeof res.body.error.message).toBe('string');
+	expect(Object.keys(res.body).filter((key) => key !== 'error')).toEqual([]);
+	expect(Object.keys(res.body.error).filter((key) => !['code', 'message', 'status', 'details'].includes(key))).toEqual([]);
 	if (field !== undefined) expect(res.body.error.details?.field).toBe(field);
 }
 

@@ -1,5 +1,5 @@
 import { maxInFlight } from '../../sandbox';
-import { call, expectError, Receiver, startSandbox, useSandboxAndReceiver, waitFor } from './helpers';
+import { call, expectError, expectRichError, Receiver, startSandbox, useSandboxAndReceiver, waitFor } from './helpers';
 
 /*
  * The sandbox as a telephone network: outcomes per number and attempt, call lengths, results posted at
@@ -113,7 +113,7 @@ describe('outcomes per number and attempt', () => {
 		await fx.sandbox.clock.advance(1);
 		expect(fx.rx.received).toHaveLength(1);
 		expect(fx.rx.received[0].path).toBe('/webhook/abc/secret/call-result?ctx_contactId=c-17&ctx_attempt=2&ctx_name=Ada%20L%C3%B6we');
-		expect((await status(body.internal_id)).body).toEqual({ internal_id: body.internal_id, dialStatus: 'ANSWER', billSec: 9, trafficCost: '0.112500' });
+		expect((await status(body.internal_id)).body).toStrictEqual({ dialStatus: 'ANSWER', billSec: 9, trafficCost: '0.112500' });
 		expect(fx.sandbox.callJournal.calls[0].callResultUrl).toBe(url);
 	});
 
@@ -142,6 +142,7 @@ describe('outcomes per number and attempt', () => {
 
 describe('the account limit of calls in flight', () => {
 	it('over the limit a placement is refused with 429 CALL_LIMIT_REACHED and Retry-After; nothing is placed; a call that hangs up frees its line', async () => {
+		fx.sandbox.setAnswers('rich'); // the refusal's details {limit, inFlight} are in rich answers only
 		fx.sandbox.setAccountLimit(2);
 		fx.sandbox.setDialOutcome({ dialstatus: 'ANSWER', ringMs: 0, durationSec: 30 });
 		expect((await place('+14155550151')).status).toBe(200);
@@ -149,7 +150,7 @@ describe('the account limit of calls in flight', () => {
 		expect((await place('+14155550152')).status).toBe(200);
 		expect(fx.sandbox.callsInFlight).toBe(2);
 		const refused = await place('+14155550153');
-		expectError(refused, 429, 'CALL_LIMIT_REACHED');
+		expectRichError(refused, 429, 'CALL_LIMIT_REACHED');
 		expect(refused.body.error.details).toEqual({ limit: 2, inFlight: 2 });
 		expect(refused.headers['retry-after']).toBe('20');
 		expect(fx.sandbox.state.calls.size).toBe(2);

@@ -1,4 +1,4 @@
-import { api, expectError, useSandboxAndReceiver } from './helpers';
+import { api, expectError, expectRichError, useSandboxAndReceiver } from './helpers';
 
 const fx = useSandboxAndReceiver({ maxPageSize: 500 });
 
@@ -91,11 +91,14 @@ describe('pagination envelope', () => {
 	});
 
 	it.each(['0', '-1', '1.5', 'abc', ''])('rejects limit=%s with 400 VALIDATION_ERROR', async (limit) => {
-		expectError(await api(fx.sandbox, 'GET', `/assistants?limit=${limit}`), 400, 'VALIDATION_ERROR', 'limit');
+		expectError(await api(fx.sandbox, 'GET', `/assistants?limit=${limit}`), 400, 'VALIDATION_ERROR');
+		fx.sandbox.setAnswers('rich'); // the field named in details
+		expectRichError(await api(fx.sandbox, 'GET', `/assistants?limit=${limit}`), 400, 'VALIDATION_ERROR', 'limit');
 	});
 
 	it('rejects a repeated limit', async () => {
-		expectError(await api(fx.sandbox, 'GET', '/assistants?limit=1&limit=2'), 400, 'VALIDATION_ERROR', 'limit');
+		fx.sandbox.setAnswers('rich'); // the field named in details
+		expectRichError(await api(fx.sandbox, 'GET', '/assistants?limit=1&limit=2'), 400, 'VALIDATION_ERROR', 'limit');
 	});
 
 	it('rejects an altered cursor with 400 INVALID_CURSOR', async () => {

@@ -1,4 +1,4 @@
-import { api, expectError, file, useSandboxAndReceiver, upload } from './helpers';
+import { api, expectError, expectRichError, file, useSandboxAndReceiver, upload } from './helpers';
 
 const ALLOWANCE = 300_000;
 
@@ -29,7 +29,8 @@ describe('collections', () => {
 	});
 
 	it.each([[{}, 'name'], [{ name: '' }, 'name'], [{ name: 'x', description: 1 }, 'description']])('rejects %j', async (body, field) => {
-		expectError(await api(fx.sandbox, 'POST', '/rag/collections', { body }), 400, 'VALIDATION_ERROR', field);
+		fx.sandbox.setAnswers('rich'); // the field named in details
+		expectRichError(await api(fx.sandbox, 'POST', '/rag/collections', { body }), 400, 'VALIDATION_ERROR', field);
 	});
 
 	it('seeded collections carry their documents', async () => {
@@ -47,8 +48,10 @@ describe('collections', () => {
 		const b = assistantId('Reception Desk');
 		expect((await api(fx.sandbox, 'PATCH', `/assistants/${a}/runtime/rag`, { body: { ragId } })).body).toEqual({ assistantId: a, ragId });
 		await api(fx.sandbox, 'PATCH', `/assistants/${b}/runtime/rag`, { body: { ragId } });
+		expectError(await api(fx.sandbox, 'DELETE', `/rag/collections/${ragId}`), 409, 'RAG_COLLECTION_IN_USE');
+		fx.sandbox.setAnswers('rich'); // details.assistantIds
 		const refused = await api(fx.sandbox, 'DELETE', `/rag/collections/${ragId}`);
-		expectError(refused, 409, 'RAG_COLLECTION_IN_USE');
+		expectRichError(refused, 409, 'RAG_COLLECTION_IN_USE');
 		expect(refused.body.error.details).toEqual({ ragId, assistantIds: [a, b] });
 		expect(fx.sandbox.state.collections.has(ragId)).toBe(true);
 		expect((await api(fx.sandbox, 'PATCH', `/assistants/${a}/runtime/rag`, { body: { ragId: null } })).body).toEqual({ assistantId: a, ragId: null });
@@ -57,7 +60,7 @@ describe('collections', () => {
 		const done = await api(fx.sandbox, 'DELETE', `/rag/collections/${ragId}`);
 		expect(done.status).toBe(200);
 		expect(done.body).toEqual({ ragId, deleted: true });
-		expectError(await api(fx.sandbox, 'DELETE', `/rag/collections/${ragId}`), 404, 'NOT_FOUND');
+		expectRichError(await api(fx.sandbox, 'DELETE', `/rag/collections/${ragId}`), 404, 'NOT_FOUND');
 	});
 
 	it('at most one collection per assistant: attaching another replaces it', async () => {
@@ -80,8 +83,9 @@ describe('collections', () => {
 		[{ ragId: 5 }, 400, 'VALIDATION_ERROR', 'ragId'],
 		[{ ragId: 'rag_DoesNotExist1' }, 404, 'NOT_FOUND', 'ragId'],
 	])('attach rejects %j with %i %s', async (body, status, code, field) => {
+		fx.sandbox.setAnswers('rich'); // the field named in details
 		const a = assistantId('Survey Caller');
-		expectError(await api(fx.sandbox, 'PATCH', `/assistants/${a}/runtime/rag`, { body }), status, code, field);
+		expectRichError(await api(fx.sandbox, 'PATCH', `/assistants/${a}/runtime/rag`, { body }), status, code, field);
 		expect(fx.sandbox.state.ragAttachments.has(a)).toBe(false);
 	});
 
@@ -121,7 +125,8 @@ describe('estimate', () => {
 		[{ ragId: 'x', files: [{ fileName: 'a.pdf', sizeBytes: 1 }] }, 400, 'VALIDATION_ERROR', 'ragId'],
 		[{ ragId: 'rag_missing', files: [{ fileName: 'a.pdf', sizeBytes: 1 }] }, 404, 'NOT_FOUND', 'ragId'],
 	])('rejects %j with %i %s', async (body, status, code, field) => {
-		expectError(await api(fx.sandbox, 'POST', '/rag/documents/estimate', { body }), status, code, field);
+		fx.sandbox.setAnswers('rich'); // the field named in details
+		expectRichError(await api(fx.sandbox, 'POST', '/rag/documents/estimate', { body }), status, code, field);
 	});
 });
 
@@ -152,16 +157,18 @@ describe('upload', () => {
 	});
 
 	it.each(['.exe', '.png', '.pdf.zip', '', '.md'])('rejects extension "%s" with 400 UNSUPPORTED_FILE_TYPE', async (ext) => {
+		fx.sandbox.setAnswers('rich'); // details {field, fileName}
 		const ragId = await newCollection();
 		const res = await upload(fx.sandbox, ragId, [file('ok.pdf', 5), file(`bad${ext}`, 5)]);
-		expectError(res, 400, 'UNSUPPORTED_FILE_TYPE', 'files');
+		expectRichError(res, 400, 'UNSUPPORTED_FILE_TYPE', 'files');
 		expect(res.body.error.details.fileName).toBe(`bad${ext}`);
 		expect(fx.sandbox.state.collections.get(ragId)?.documents.length).toBe(0);
 	});
 
 	it.each(['499', '10001', 'abc', '1e3', '', '600.5'])('rejects chunkSize "%s"', async (chunk) => {
+		fx.sandbox.setAnswers('rich'); // the field named in details
 		const ragId = await newCollection();
-		expectError(await upload(fx.sandbox, ragId, [file('a.pdf', 5), { name: 'chunkSize', value: chunk }]), 400, 'VALIDATION_ERROR', 'chunkSize');
+		expectRichError(await upload(fx.sandbox, ragId, [file('a.pdf', 5), { name: 'chunkSize', value: chunk }]), 400, 'VALIDATION_ERROR', 'chunkSize');
 	});
 
 	it.each(['500', '10000'])('accepts chunkSize %s (bounds)', async (chunk) => {
@@ -172,10 +179,11 @@ describe('upload', () => {
 	});
 
 	it('rejects a body without file parts, a text "files" part, and JSON', async () => {
+		fx.sandbox.setAnswers('rich'); // the field named in details
 		const ragId = await newCollection();
-		expectError(await upload(fx.sandbox, ragId, [{ name: 'chunkSize', value: '1000' }]), 400, 'VALIDATION_ERROR', 'files');
-		expectError(await upload(fx.sandbox, ragId, [{ name: 'files', value: 'not a file' }]), 400, 'VALIDATION_ERROR', 'files');
-		expectError(await api(fx.sandbox, 'POST', `/rag/collections/${ragId}/documents`, { body: { files: [] } }), 400, 'VALIDATION_ERROR', 'body');
+		expectRichError(await upload(fx.sandbox, ragId, [{ name: 'chunkSize', value: '1000' }]), 400, 'VALIDATION_ERROR', 'files');
+		expectRichError(await upload(fx.sandbox, ragId, [{ name: 'files', value: 'not a file' }]), 400, 'VALIDATION_ERROR', 'files');
+		expectRichError(await api(fx.sandbox, 'POST', `/rag/collections/${ragId}/documents`, { body: { files: [] } }), 400, 'VALIDATION_ERROR', 'body');
 	});
 
 	it('404 for an unknown collection', async () => {
@@ -187,8 +195,10 @@ describe('upload', () => {
 		const two = await newCollection('Two');
 		const room = ALLOWANCE - SEEDED_BYTES;
 		expect((await upload(fx.sandbox, one, [file('a.pdf', room - 100)])).status).toBe(202);
+		expectError(await upload(fx.sandbox, two, [file('b.pdf', 101)]), 413, 'STORAGE_ALLOWANCE_EXCEEDED');
+		fx.sandbox.setAnswers('rich'); // details {usedBytes, requestedBytes, allowanceBytes}
 		const refused = await upload(fx.sandbox, two, [file('b.pdf', 101)]);
-		expectError(refused, 413, 'STORAGE_ALLOWANCE_EXCEEDED');
+		expectRichError(refused, 413, 'STORAGE_ALLOWANCE_EXCEEDED');
 		expect(refused.body.error.details).toEqual({ usedBytes: ALLOWANCE - 100, requestedBytes: 101, allowanceBytes: ALLOWANCE });
 		expect((await upload(fx.sandbox, two, [file('c.pdf', 100)])).status).toBe(202);
 		expect(fx.sandbox.state.usedStorageBytes).toBe(ALLOWANCE);

@@ -9,7 +9,8 @@ import { portalBaseUrl } from '../../shared/transport/endpoint';
 import type { PlatformResponse } from '../../shared/transport/request';
 import { portalRequest } from '../../shared/transport/request';
 import { textDigest } from '../../shared/core/hash';
-import { readHasMore } from '../../shared/transport/pageMeta';
+import { pageItems, readHasMore } from '../../shared/transport/pageMeta';
+import { isObject } from '../../shared/core/object';
 import { formatMb } from '../../shared/core/text';
 import { assertIntegerInRange, invalid, kindOf } from '../../shared/core/validation';
 
@@ -114,8 +115,9 @@ export async function readWholeList(
 
 /**
  * Follows `meta.nextCursor` (sent as received) with `limit` and the filters on every page, until `hasMore`
- * is false or Limit is reached. Every way a platform can make it loop, repeat or grow without end (no
- * data, no cursor, a cursor or items seen before, empty pages, past meta.totalCount, past Max Pages, a
+ * is false or Limit is reached. The items of a page are found by pageItems ("data", else the one list beside
+ * meta). Every way a platform can make it loop, repeat or grow without end (no
+ * items found, no cursor, a cursor or items seen before, empty pages, past meta.totalCount, past Max Pages, a
  * page of more items than asked for, more bytes than Max List Size) stops it with an error naming the
  * page; a short page is followed (docs/assumptions.md, "Pagination").
  */
@@ -236,11 +238,20 @@ async function readNextPage(
 
 /** A page's items, meta and hasMore, once its shape, its size and its items are checked. */
 function checkedPage(state: WalkState, body: IDataObject): { data: IDataObject[]; meta: IDataObject; hasMore: boolean } {
-	const data = body?.data;
-	const meta = body?.meta as IDataObject | undefined;
-	if (!Array.isArray(data) || !meta || typeof meta !== 'object') {
-		throw stopWalk(state, 'the platform answered a page without "data" and "meta"', 'had an unexpected shape (use Custom API Request to inspect the raw answer)');
+	const meta = isObject(body) && isObject(body.meta) ? body.meta : undefined;
+	if (!meta) {
+		throw stopWalk(state, 'the platform answered a page without "meta"', 'had no "meta" object, which every page of a paginated list has (use Custom API Request with Paginate off to inspect the raw answer)');
 	}
+	// The spec shows only meta: the items are "data", else the one list beside it (pageItems).
+	const page = pageItems(body);
+	if (!page.ok) {
+		throw stopWalk(
+			state,
+			'the platform answered a page whose items cannot be found',
+			`had ${page.problem} (use Custom API Request with Paginate off to inspect the raw answer)`,
+		);
+	}
+	const data = page.items;
 	if (data.length > state.pageLimit) {
 		throw stopWalk(
 			state,

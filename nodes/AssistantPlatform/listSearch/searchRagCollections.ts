@@ -1,9 +1,9 @@
 import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
 
-import { listSearchCursor } from '../../shared/transport/pageMeta';
+import { listSearchCursor, listSearchEntries } from '../../shared/transport/pageMeta';
 import { portalRequest } from '../../shared/transport/request';
 
-/** Pages through RAG collections for the collection picker; the filter matches names locally. */
+/** Pages through RAG collections for the collection picker; the filter matches names (when given) and ids locally. */
 export async function searchRagCollections(
 	this: ILoadOptionsFunctions,
 	filter?: string,
@@ -12,13 +12,15 @@ export async function searchRagCollections(
 	const qs: IDataObject = { limit: 100 };
 	if (paginationToken) qs.cursor = paginationToken;
 	const { body } = await portalRequest(this, 'GET', '/rag/collections', { qs, retry: true });
-	const page = body as { data?: IDataObject[]; meta?: IDataObject };
+	const collections = listSearchEntries(this.getNode(), body, 'ragId');
 	const needle = (filter ?? '').toLowerCase();
-	const results = (page.data ?? [])
-		.filter((c) => !needle || String(c.name ?? '').toLowerCase().includes(needle) || String(c.ragId).toLowerCase().includes(needle))
-		.map((collection) => ({
-			name: String(collection.name ?? collection.ragId),
-			value: String(collection.ragId),
-		}));
-	return { results, paginationToken: listSearchCursor(this.getNode(), page.meta) };
+	const results = collections
+		.map((collection) => {
+			const id = String(collection.ragId);
+			// A collection's name is not shown by the spec: the id stands in for it.
+			const name = typeof collection.name === 'string' && collection.name.trim() !== '' ? collection.name : id;
+			return { name, value: id };
+		})
+		.filter((entry) => !needle || entry.name.toLowerCase().includes(needle) || entry.value.toLowerCase().includes(needle));
+	return { results, paginationToken: listSearchCursor(this.getNode(), (body as IDataObject | undefined)?.meta) };
 }

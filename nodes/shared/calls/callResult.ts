@@ -74,10 +74,13 @@ export function callResultFields(internalId: unknown, source: ResultSource = {})
 	};
 }
 
-/** A status record (GET /getDialstatus) as output: every field it has, then the call-result fields. */
+/**
+ * A status record (GET /getDialstatus/{internal_id}) as output: every field it has, then the call-result fields
+ * of the call it was read for (the URL names the call; the spec's record carries no internal_id).
+ */
 export function statusRecordItem(internalId: string, body: unknown): IDataObject {
 	const record = isObject(body) ? body : {};
-	return { ...record, ...callResultFields(record.internal_id ?? internalId, record) };
+	return { ...record, ...callResultFields(internalId, record) };
 }
 
 /** The platform's call-result post: `{internal_id, dialstatus, duration}`. */
@@ -117,19 +120,27 @@ export function parseCallResult(body: unknown): Parsed<CallbackResult> {
 	return { ok: true, value: { internal_id: id, dialStatus: dial, duration } };
 }
 
+/** Why a status answer is not the record of the call it was read for, or undefined when it may be (see notTheRecord). */
+export function anotherCallsRecord(internalId: string, body: unknown): string | undefined {
+	if (!isObject(body)) return undefined;
+	const id = body.internal_id;
+	if (id === undefined || id === null || (isInternalId(id) && String(id) === internalId)) return undefined;
+	return isInternalId(id) ? `the record of another call (internal_id ${JSON.stringify(id)})` : 'a record whose internal_id is not an id';
+}
+
 /**
- * Why a status answer does not end the call, or undefined when it is the call's own record with its
- * outcome: only that record proves the call is over and its line free (Place Call's Max Calls in Flight, a
- * campaign's dial runs and Record Call Result).
+ * Why a status answer does not end the call, or undefined when it does: the one rule for Place Call's Max Calls in
+ * Flight, a campaign's dial runs, Record Call Result, Call and Wait and Call Status. The spec's record is
+ * `{dialStatus, billSec, trafficCost}` and GET /getDialstatus/{internal_id} names the call, so a record needs no
+ * internal_id: one with a non-empty dialStatus ends the call it was read for. An internal_id in it, when present,
+ * must name that call (else it is another call's record). `{}`, a record without a dial status, and anything that
+ * is not an object never end a call (a failed read or a 404 never reaches here).
  */
 export function notTheRecord(internalId: string, body: unknown): string | undefined {
 	if (!isObject(body)) return `${kindOf(body)}, not a status record`;
 	if (Object.keys(body).length === 0) return 'an empty record ({})';
-	const id = body.internal_id;
-	if (id === undefined || id === null) return 'a record without internal_id';
-	if (!isInternalId(id) || String(id) !== internalId) {
-		return isInternalId(id) ? `the record of another call (internal_id ${JSON.stringify(id)})` : 'a record whose internal_id is not an id';
-	}
+	const another = anotherCallsRecord(internalId, body);
+	if (another !== undefined) return another;
 	if (typeof body.dialStatus !== 'string' || body.dialStatus.trim() === '') return 'a record without a dial status';
 	return undefined;
 }

@@ -8,6 +8,7 @@ import { platformRequest } from '../transport/request';
 import type { RequestSettings } from '../transport/settings';
 
 import { MB, OUTBOUND_CREDENTIAL } from '../core/constants';
+import { notTheRecord } from './callResult';
 import { outboundApi } from '../transport/outbound';
 
 /** The backoff between two status reads while the record is pending never grows past this. */
@@ -69,15 +70,20 @@ export interface PollPolicy {
 }
 
 export interface PollResult {
+	/** The call's record with its outcome was read (notTheRecord). */
 	found: boolean;
 	response: PlatformResponse;
 	attempts: number;
 	waitedMs: number;
+	/** When not found: why the last answer that was not a 404 did not end the call; undefined when every read was 404. */
+	notEnded?: string;
 }
 
 /**
- * Reads the status until the record exists (anything but 404) or the max wait has passed:
- * exponential backoff from the initial delay, doubling up to 30 s, with a last read at the deadline.
+ * Reads the status until the call's record with its outcome is there or the max wait has passed: a 404 (not
+ * persisted yet), `{}`, a record without a dial status or another call's record all mean "read again" (they never
+ * end a call, notTheRecord). `sizeLimit`: as readStatusOnce's. Exponential backoff from the initial delay,
+ * doubling up to 30 s, with a last read at the deadline.
  */
 export async function pollStatus(
 	ctx: RequestContext,
@@ -86,21 +92,24 @@ export async function pollStatus(
 	policy: PollPolicy,
 	itemIndex?: number,
 	baseURL?: string,
+	sizeLimit?: SizeLimit,
 ): Promise<PollResult> {
 	const started = Date.now();
 	const deadline = started + Math.max(0, policy.maxWaitMs);
 	const maxDelay = policy.maxDelayMs ?? STATUS_POLL_MAX_DELAY_MS;
 	let delay = Math.max(1, policy.initialDelayMs);
 	let attempts = 0;
+	let notEnded: string | undefined;
 	for (;;) {
 		attempts++;
-		const response = await readStatusOnce(ctx, settings, internalId, itemIndex, baseURL);
+		const response = await readStatusOnce(ctx, settings, internalId, itemIndex, baseURL, sizeLimit);
 		if (response.statusCode !== 404) {
-			return { found: true, response, attempts, waitedMs: Date.now() - started };
+			notEnded = notTheRecord(internalId, response.body);
+			if (notEnded === undefined) return { found: true, response, attempts, waitedMs: Date.now() - started };
 		}
 		const remaining = deadline - Date.now();
 		if (remaining <= 0) {
-			return { found: false, response, attempts, waitedMs: Date.now() - started };
+			return { found: false, response, attempts, waitedMs: Date.now() - started, notEnded };
 		}
 		await sleep(Math.min(delay, remaining));
 		delay = Math.min(delay * 2, maxDelay);

@@ -158,7 +158,7 @@ describe('every item about a call carries the call-result fields', () => {
 		expect(placed.error).toBeUndefined();
 		const item = placed.items[0].json;
 		expectCallResultFields(item);
-		expect(item).toMatchObject({ dialStatus: null, duration: null, billSec: null, pending: true, status: 'queued' });
+		expect(item).toMatchObject({ dialStatus: null, duration: null, billSec: null, pending: true, status: null });
 
 		const pending = await runNode({
 			parameters: { resource: 'callStatus', operation: 'get', waitForRecord: true, maxWait: 0, initialDelay: 1, onTimeout: 'pending' },

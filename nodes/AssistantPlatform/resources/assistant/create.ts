@@ -58,7 +58,13 @@ export const description: INodeProperties[] = [
 	},
 ];
 
-/** POST /assistants {name, description, mode, ...Additional Fields}. */
+/** The fields of an assistant the spec shows as sent on create: output as sent when the answer leaves them out. */
+const SENT_ON_CREATE = ['name', 'description', 'mode'] as const;
+
+/**
+ * POST /assistants {name, description, mode, ...Additional Fields}. The spec's answer is `{assistantId,
+ * assistantApiKey}`: the output is the answer, completed with the name, description and mode that were sent.
+ */
 export async function execute(this: IExecuteFunctions): Promise<NodeOutput> {
 	const node = this.getNode();
 	return await forEachItem(this, async (itemIndex) => {
@@ -68,6 +74,9 @@ export async function execute(this: IExecuteFunctions): Promise<NodeOutput> {
 			mode: assertNonEmpty(node, 'Mode', this.getNodeParameter('mode', itemIndex), itemIndex),
 		});
 		const items = await managementRequest(this, itemIndex, 'POST', '/assistants', body);
+		for (const item of items) {
+			for (const field of SENT_ON_CREATE) if (item.json[field] === undefined) item.json[field] = body[field];
+		}
 		return protectAssistantKeys(items, this.getNodeParameter('options.includeApiKey', itemIndex, false) === true);
 	});
 }

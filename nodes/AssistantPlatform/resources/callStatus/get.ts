@@ -16,7 +16,7 @@ import type { RequestSettings } from '../../../shared/transport/settings';
 import { readRequestSettings } from '../../../shared/transport/settings';
 import { assertPathId, invalid } from '../../../shared/core/validation';
 import { readBatching, runInBatches } from '../../helpers/batches';
-import { callResultFields, statusRecordItem as statusItem } from '../../../shared/calls/callResult';
+import { anotherCallsRecord, callResultFields, statusRecordItem as statusItem } from '../../../shared/calls/callResult';
 import { pollStatus, readStatusOnce, STATUS_POLL_MAX_DELAY_MS } from '../../../shared/calls/statusPoll';
 
 const show = { resource: ['callStatus'], operation: ['get'] };
@@ -125,6 +125,17 @@ function notPersistedError(node: INode, body: unknown, itemIndex: number): NodeA
 	);
 }
 
+/** The status query names its call in the URL: an answer naming another internal_id is not this call's record. */
+function anotherCallsRecordError(node: INode, internalId: string, another: string, statusCode: number, itemIndex: number): NodeApiError {
+	return new NodeApiError(node, { status: statusCode } as JsonObject, {
+		message: `The status read of "${internalId}" answered ${another}: not used`,
+		description:
+			"The status query names the call in its URL, so its answer is that call's record; this one named another call. Read it again later, or look the call up in the platform's call log.",
+		httpCode: String(statusCode),
+		itemIndex,
+	});
+}
+
 async function readOne(
 	ctx: IExecuteFunctions,
 	node: INode,
@@ -140,12 +151,18 @@ async function readOne(
 			if (isToolRun(node)) return callResultFields(request.internalId);
 			throw notPersistedError(node, response.body, i);
 		}
+		const another = anotherCallsRecord(request.internalId, response.body);
+		if (another !== undefined) throw anotherCallsRecordError(node, request.internalId, another, response.statusCode, i);
 		return statusItem(request.internalId, response.body);
 	}
 	const result = await pollStatus(ctx, settings, request.internalId, request.wait, i, baseURL);
 	if (result.found) return statusItem(request.internalId, result.response.body);
 	const waitedSeconds = Math.round(result.waitedMs / 100) / 10;
-	const message = `The call record of "${request.internalId}" was not persisted within ${request.wait.maxWaitMs / 1000} s (${result.attempts} reads, all 404)`;
+	const within = `within ${request.wait.maxWaitMs / 1000} s`;
+	const message =
+		result.notEnded === undefined
+			? `The call record of "${request.internalId}" was not persisted ${within} (${result.attempts} reads, all 404)`
+			: `The status of "${request.internalId}" gave no outcome of the call ${within} (${result.attempts} reads; the last answered ${result.notEnded})`;
 	if (request.wait.onTimeout === 'pending') {
 		return {
 			...callResultFields(request.internalId),

@@ -1,8 +1,11 @@
 import type { IDataObject, INodePropertyOptions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
 import { readWholeList } from '../../helpers/lists';
 import type { RequestContext } from '../../../shared/transport/endpoint';
+import { pageItems } from '../../../shared/transport/pageMeta';
 import { portalRequest } from '../../../shared/transport/request';
+import { isObject } from '../../../shared/core/object';
 import { invalid } from '../../../shared/core/validation';
 
 /** Provider kinds: the four runtime slots of an assistant (also the catalog path segment). */
@@ -53,7 +56,16 @@ export function assertProviderKind(ctx: RequestContext, value: unknown, itemInde
 	return kind;
 }
 
-/** GET /catalog/providers/{kind}: a small, unpaginated bare array (read with retries). */
+/** What to do when the provider catalog cannot be read as a list of providers. */
+const PROVIDER_CATALOG_HINT =
+	'The spec does not show the shape of the provider catalog; this list reads the providers\' providerId (and models). Type the provider By ID (and the model By Name), or read the raw catalog with Catalog → Get Providers.';
+
+/**
+ * GET /catalog/providers/{kind} (read with retries): its shape is not shown by the spec. The providers are the
+ * answer's list (a bare list, else "data", else the one list of the object: pageItems); an entry is used when it
+ * has a providerId, the one field this node names a provider by. A catalog whose providers cannot be found, or
+ * whose entries all lack a providerId, is an error that says to choose the provider By ID (never an empty list).
+ */
 export async function readProviders(
 	ctx: RequestContext,
 	kind: string,
@@ -63,15 +75,24 @@ export async function readProviders(
 		retry: true,
 		itemIndex,
 	});
-	const list = Array.isArray(body)
-		? body
-		: Array.isArray((body as IDataObject | undefined)?.data)
-			? ((body as IDataObject).data as unknown[])
-			: [];
-	return list.filter(
-		(entry): entry is CatalogProvider =>
-			!!entry && typeof entry === 'object' && typeof (entry as IDataObject).providerId === 'string',
+	const page = pageItems(body);
+	if (!page.ok) {
+		throw new NodeOperationError(ctx.getNode(), `The provider catalog (${kind}) answered with ${page.problem}: choose the provider By ID`, {
+			itemIndex,
+			description: PROVIDER_CATALOG_HINT,
+		});
+	}
+	const providers = page.items.filter(
+		(entry): entry is CatalogProvider => isObject(entry) && typeof entry.providerId === 'string' && entry.providerId !== '',
 	);
+	if (providers.length === 0 && page.items.length > 0) {
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`The provider catalog (${kind}) has ${page.items.length} entries, none with a providerId: choose the provider By ID`,
+			{ itemIndex, description: PROVIDER_CATALOG_HINT },
+		);
+	}
+	return providers;
 }
 
 /** Every tool of the catalog (GET /catalog/tools, all pages). */

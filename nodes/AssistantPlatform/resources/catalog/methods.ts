@@ -4,6 +4,7 @@ import type {
 	INodeListSearchResult,
 	INodePropertyOptions,
 } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
 import { textField } from '../../../shared/core/validation';
 
@@ -35,7 +36,10 @@ export async function searchProviders(
 	return { results };
 }
 
-/** Model picker: the models the chosen provider lists in the catalog. Empty until a provider is chosen. */
+/**
+ * Model picker: the models the chosen provider lists in the catalog. Empty until a provider is chosen, and for a
+ * provider the catalog does not have; an error when its entry has no models list.
+ */
 export async function searchProviderModels(
 	this: ILoadOptionsFunctions,
 	filter?: string,
@@ -45,8 +49,17 @@ export async function searchProviderModels(
 	if (providerId === '') return { results: [] };
 	const providers = await readProviders(this, kind);
 	const provider = providers.find((p) => p.providerId === providerId);
+	if (!provider) return { results: [] };
+	// The fields of a provider are not shown by the spec: without a models list, the model is typed.
+	if (!Array.isArray(provider.models)) {
+		throw new NodeOperationError(
+			this.getNode(),
+			`The provider catalog lists no models for "${providerId}": type the model By Name, or leave Model empty for the provider's default`,
+			{ description: 'The spec does not show the fields of a provider; this list reads its "models".' },
+		);
+	}
 	const needle = (filter ?? '').toLowerCase();
-	const models = (provider?.models ?? []).filter((m) => typeof m === 'string' && matches(needle, m));
+	const models = provider.models.filter((m) => typeof m === 'string' && matches(needle, m));
 	return { results: models.map((model) => ({ name: model, value: model })) };
 }
 

@@ -247,7 +247,7 @@ export const description: INodeProperties[] = [
 		type: 'boolean',
 		default: false,
 		description:
-			"Whether to follow the platform's cursor pagination (meta.nextCursor) and output one item per element of data. The query parameters are kept on every page; limit and cursor are set by the node.",
+			"Whether to follow the platform's cursor pagination (meta.nextCursor) and output one item per element of each page's list (data, or the one list beside meta). The query parameters are kept on every page; limit and cursor are set by the node.",
 		displayOptions: { show: { ...show, method: ['GET'] } },
 	},
 	{

@@ -139,6 +139,22 @@ export async function readUpload(
 	return asObject(body);
 }
 
+/**
+ * A record read without a `status` text: no field of an upload record is shown by the spec, and without one the
+ * end of processing cannot be told, so waiting stops at once rather than polling until Max Wait.
+ */
+function noStatus(ctx: IExecuteFunctions, uploadId: string, itemIndex: number): NodeOperationError {
+	return new NodeOperationError(
+		ctx.getNode(),
+		`The upload record of ${uploadId} has no "status": Wait for Processing cannot tell when processing is over`,
+		{
+			itemIndex,
+			description:
+				'Waiting reads the record\'s "status" until it is "completed" or "failed"; this platform\'s record has none. Turn off Wait for Processing to output the record as it is, and read it again later with Get Upload Progress.',
+		},
+	);
+}
+
 function isFinal(state: IDataObject): boolean {
 	return typeof state.status === 'string' && FINAL_UPLOAD_STATES.includes(state.status);
 }
@@ -146,7 +162,8 @@ function isFinal(state: IDataObject): boolean {
 /**
  * Polls `GET /rag/uploads/{uploadId}` with bounded exponential backoff until the upload reaches a
  * final state or Max Wait passes. Reads are retried by the transport; the wait between polls
- * starts at First Poll Interval and doubles up to 15 seconds.
+ * starts at First Poll Interval and doubles up to 15 seconds. `first` (the upload's answer) needs no
+ * status; a record read without one stops the wait (noStatus).
  */
 export async function waitForUpload(
 	ctx: IExecuteFunctions,
@@ -164,6 +181,7 @@ export async function waitForUpload(
 		if (state === undefined) {
 			state = await readUpload(ctx, uploadId, itemIndex);
 			polls++;
+			if (typeof state.status !== 'string' || state.status === '') throw noStatus(ctx, uploadId, itemIndex);
 		}
 		if (isFinal(state)) break;
 		const remaining = deadline - Date.now();

@@ -73,8 +73,20 @@ const instanceOf = (tool: CatalogTool) =>
 	typeof tool.instanceName === 'string' && tool.instanceName !== '' ? tool.instanceName : undefined;
 
 /**
+ * A catalog entry with its kind: its own `kind` when it has one (a field the spec does not show), else the Kind the
+ * entry asked for, else (From Catalog) what the spec says sets the kinds apart: the catalog returns an instanceName
+ * for plugin and tool-server tools, so an entry without one is a custom_tool (sent with null).
+ */
+function withKind(tool: CatalogTool, asked: string): CatalogTool {
+	if (typeof tool.kind === 'string' && tool.kind !== '') return tool;
+	if (asked !== FROM_CATALOG) return { ...tool, kind: asked };
+	return instanceOf(tool) ? tool : { ...tool, kind: 'custom_tool' };
+}
+
+/**
  * Fills in subscriptionName from the catalog: null for a custom_tool, the catalog's instanceName for
- * plugin_tool and custom_mcp_tool. Rules (docs/assumptions.md, "Tool bindings"):
+ * plugin_tool and custom_mcp_tool (an entry without a kind: withKind). Rules (docs/assumptions.md, "Runtime and
+ * Catalog"):
  * - a custom_tool takes no Subscription Name;
  * - a plugin/MCP tool's Subscription Name, when given, must be its catalog instanceName, and a
  *   plugin/MCP tool without an instanceName in the catalog cannot be sent;
@@ -91,7 +103,7 @@ async function resolveEntry(
 	const { toolName, kind, given } = entry;
 	if (kind === 'custom_tool') return { toolName, subscriptionName: null };
 
-	const named = (await loadCatalog()).filter((tool) => tool.toolName === toolName);
+	const named = (await loadCatalog()).filter((tool) => tool.toolName === toolName).map((tool) => withKind(tool, kind));
 	const candidates = kind === FROM_CATALOG ? named : named.filter((tool) => tool.kind === kind);
 
 	if (candidates.length === 0) return await resolveOutsideCatalog(ctx, entry, named, loadBound);
