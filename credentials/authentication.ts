@@ -65,31 +65,26 @@ export function authenticateN8nApi(
  */
 export const N8N_API_PATHS = ['/data-tables'];
 
-/** Throws, before anything is sent, when `requestOptions` would carry the credential's key anywhere else. */
-function assertDestination(credential: string, base: unknown, requestOptions: IHttpRequestOptions, paths?: string[]): void {
-	const problem = destinationProblem(String(base), requestTarget(requestOptions), paths);
-	if (problem) throw new Error(`The ${credential} credential sends its key ${problem}. Nothing was sent.`);
+type Authenticate = (credentials: ICredentialDataDecryptedObject, requestOptions: IHttpRequestOptions) => IHttpRequestOptions;
+
+/**
+ * A credential class's `authenticate`: `authenticate`, for a request to the credential's own host (the URL in
+ * `baseField`) only, and below one of `paths` when given; anywhere else it throws before anything is sent.
+ */
+function toItsOwnHost(authenticate: Authenticate, credential: string, baseField: string, paths?: string[]): Authenticate {
+	return (credentials, requestOptions) => {
+		const authenticated = authenticate(credentials, requestOptions);
+		const problem = destinationProblem(String(credentials[baseField]), requestTarget(requestOptions), paths);
+		if (problem) throw new Error(`The ${credential} credential sends its key ${problem}. Nothing was sent.`);
+		return authenticated;
+	};
 }
 
 /** The Portal API credential class's `authenticate`: authenticatePortalApi, for a request to its own host only. */
-export function authenticatePortalApiRequest(
-	credentials: ICredentialDataDecryptedObject,
-	requestOptions: IHttpRequestOptions,
-): IHttpRequestOptions {
-	const authenticated = authenticatePortalApi(credentials, requestOptions);
-	assertDestination(PORTAL_API_DISPLAY_NAME, credentials.baseUrl, requestOptions);
-	return authenticated;
-}
+export const authenticatePortalApiRequest = toItsOwnHost(authenticatePortalApi, PORTAL_API_DISPLAY_NAME, 'baseUrl');
 
 /** The Outbound API credential class's `authenticate`: authenticateOutboundApi, for a request to its own host only. */
-export function authenticateOutboundApiRequest(
-	credentials: ICredentialDataDecryptedObject,
-	requestOptions: IHttpRequestOptions,
-): IHttpRequestOptions {
-	const authenticated = authenticateOutboundApi(credentials, requestOptions);
-	assertDestination(OUTBOUND_API_DISPLAY_NAME, credentials.outboundUrl, requestOptions);
-	return authenticated;
-}
+export const authenticateOutboundApiRequest = toItsOwnHost(authenticateOutboundApi, OUTBOUND_API_DISPLAY_NAME, 'outboundUrl');
 
 /**
  * The Data Tables API credential class's `authenticate`: authenticateN8nApi, for a request to {baseUrl}/data-tables
@@ -97,11 +92,4 @@ export function authenticateOutboundApiRequest(
  * does not know that flag (n8n 1.x) lets its HTTP Request node use it, and this is what keeps the key there to the
  * data tables.
  */
-export function authenticateN8nApiRequest(
-	credentials: ICredentialDataDecryptedObject,
-	requestOptions: IHttpRequestOptions,
-): IHttpRequestOptions {
-	const authenticated = authenticateN8nApi(credentials, requestOptions);
-	assertDestination(N8N_API_DISPLAY_NAME, credentials.baseUrl, requestOptions, N8N_API_PATHS);
-	return authenticated;
-}
+export const authenticateN8nApiRequest = toItsOwnHost(authenticateN8nApi, N8N_API_DISPLAY_NAME, 'baseUrl', N8N_API_PATHS);
