@@ -44,6 +44,11 @@ export interface N8nDataTables {
 	insert(table: Table, rows: Array<Record<string, Value>>): Row[];
 	/** Lets `count` more row updates through, then answers every update with `status` (undefined: updates work again). */
 	failWritesAfter(count: number | undefined, status?: number): void;
+	/**
+	 * The next `times` row updates whose data `match` accepts: `fail` answers them with `status` (nothing written);
+	 * `lose` applies them and closes the connection without an answer (the write happened, its answer was lost).
+	 */
+	faultWrites(fault: { kind: 'fail' | 'lose'; times: number; match?: (data: Record<string, Value>) => boolean; status?: number }): void;
 	/** Answers every request with this status until cleared (a broken n8n API). */
 	failWith(status: number | undefined): void;
 	reset(): void;
@@ -92,6 +97,7 @@ export async function startN8nDataTables(apiKey = 'n8n-api-key-for-tests-0123456
 	let failing: number | undefined;
 	let writesLeft: number | undefined;
 	let writeFailure = 503;
+	let writeFaults: Array<Parameters<N8nDataTables['faultWrites']>[0]> = [];
 	let gateClosed = false;
 	let held: Array<() => void> = [];
 
@@ -159,6 +165,9 @@ export async function startN8nDataTables(apiKey = 'n8n-api-key-for-tests-0123456
 			}
 			if (parts[3] === 'update' && req.method === 'PATCH') {
 				if (writesLeft !== undefined && writesLeft-- <= 0) return send(writeFailure, { message: 'failing on purpose' });
+				const fault = writeFaults.find((f) => f.times > 0 && (!f.match || f.match(body.data as Record<string, Value>)));
+				if (fault) fault.times--;
+				if (fault?.kind === 'fail') return send(fault.status ?? 503, { message: 'failing on purpose' });
 				// n8n 2.41's API validates an update's filter: isEmpty and isNotEmpty are not among its conditions.
 				const conditions = (body.filter as Filter).filters.map((f) => f.condition);
 				if (conditions.some((c) => !['eq', 'neq', 'like', 'ilike', 'gt', 'gte', 'lt', 'lte'].includes(c))) {
@@ -167,6 +176,7 @@ export async function startN8nDataTables(apiKey = 'n8n-api-key-for-tests-0123456
 				const apply = () => {
 					const updated = table.rows.filter((row) => matches(row, body.filter as Filter));
 					for (const row of updated) Object.assign(row, body.data as Record<string, Value>);
+					if (fault?.kind === 'lose') return void res.socket?.destroy();
 					send(200, body.returnData ? updated.map((row) => ({ ...row })) : true);
 				};
 				if (gateClosed) held.push(apply);
@@ -217,6 +227,9 @@ export async function startN8nDataTables(apiKey = 'n8n-api-key-for-tests-0123456
 			writesLeft = count;
 			writeFailure = status;
 		},
+		faultWrites(fault) {
+			writeFaults.push({ ...fault });
+		},
 		failWith(status) {
 			failing = status;
 		},
@@ -225,6 +238,7 @@ export async function startN8nDataTables(apiKey = 'n8n-api-key-for-tests-0123456
 			requests.length = 0;
 			failing = undefined;
 			writesLeft = undefined;
+			writeFaults = [];
 			gateClosed = false;
 			held = [];
 		},

@@ -269,6 +269,37 @@ describe('Dial Due Contacts: short runs that share the lines through the table',
 		expect(dialled()).toEqual([phone]);
 	});
 
+	test("the answer of the write that records a placed call is lost (n8n wrote it): read back by id and token, the contact is placed and the run goes on", async () => {
+		const phones = numbers(2);
+		await prepared(phones);
+		n8nApi.store.faultWrites({ kind: 'lose', times: 1, match: (data) => data.campaignState === 'placed' });
+		const { items, error } = await dial();
+		expect(error).toBeUndefined();
+		expect(contacts().map((row) => row.campaignState)).toEqual(['placed', 'placed']);
+		expect(items.slice(1).map((item) => item.json.recorded)).toEqual([undefined, undefined]);
+		expect(dialled().sort()).toEqual([...phones].sort());
+	});
+
+	test("the answer of a claim is lost (n8n wrote it): read back by id and token, the call is placed once and recorded", async () => {
+		const [phone] = numbers(1);
+		await prepared([phone]);
+		n8nApi.store.faultWrites({ kind: 'lose', times: 1, match: (data) => data.campaignState === 'claimed' });
+		const { error } = await dial();
+		expect(error).toBeUndefined();
+		expect(stateOf(phone)).toBe('placed');
+		expect(dialled()).toEqual([phone]);
+	});
+
+	test('a write that n8n did not apply and whose answer failed is written again, once the row is read back unchanged', async () => {
+		const [phone] = numbers(1);
+		await prepared([phone]);
+		n8nApi.store.faultWrites({ kind: 'fail', status: 502, times: 1, match: (data) => data.campaignState === 'placed' });
+		const { error } = await dial();
+		expect(error).toBeUndefined();
+		expect(stateOf(phone)).toBe('placed');
+		expect(contacts()[0].internalId).toBe(fx.sandbox.callJournal.calls[0].internal_id);
+	});
+
 	test('a status answer larger than 1 MB is not read as a record: the line stays busy and the read counts as failed', async () => {
 		const [phone] = numbers(1);
 		await prepared([phone]);
@@ -605,6 +636,60 @@ describe('Record Call Result: a result posted at hangup, before its record is wr
 		expect(statusReads()).toBeGreaterThanOrEqual(2);
 		const next = await dial();
 		expect(next.items[0].json).toMatchObject({ inFlightBefore: 0 });
+	});
+
+	test("n8n stopped after the POST, before the call's internal_id was written: its result finds the contact by the claim its Call Result URL carries", async () => {
+		const [phone] = numbers(1);
+		await prepared([phone]);
+		fx.sandbox.setDialOutcome({ dst: phone, dialstatus: 'ANSWER', ringMs: 0, durationSec: 30 });
+		n8nApi.store.faultWrites({ kind: 'fail', status: 503, times: 3, match: (data) => data.campaignState === 'placed' });
+		const placing = await dial({ options: { callResultUrl: trigger.eventUrl('callResult') } });
+		expect(placing.error?.message).toMatch(/was placed \(internal_id .+\) but could not be recorded/);
+		expect(stateOf(phone)).toBe('claimed');
+		await fx.sandbox.clock.advance(31_000);
+		await trigger.waitForStarts(1);
+		const posted = trigger.starts[0].items[0].json;
+		expect(posted.context).toEqual({ campaignClaim: expect.stringMatching(/^\d+:/) });
+		const { items, error } = await campaign('recordResult', {}, [posted]);
+		expect(error).toBeUndefined();
+		expect(items[0].json).toMatchObject({ recorded: true, campaignState: 'answered', dialStatus: 'ANSWER', suspicious: false });
+		expect(contacts()[0]).toMatchObject({ campaignState: 'answered', internalId: posted.internal_id });
+		expect(dialled()).toEqual([phone]);
+	});
+
+	test('the same after the next dial run marked the unconfirmed claim unknown: the result, confirmed by the record, still applies', async () => {
+		const [phone] = numbers(1);
+		await prepared([phone]);
+		fx.sandbox.setDialOutcome({ dst: phone, dialstatus: 'BUSY', ringMs: 0 });
+		n8nApi.store.faultWrites({ kind: 'fail', status: 503, times: 3, match: (data) => data.campaignState === 'placed' });
+		await dial({ options: { callResultUrl: trigger.eventUrl('callResult') }, retryPolicy: { busy: 0, noAnswer: 0, maxAttempts: 2 } });
+		await fx.sandbox.clock.advance(31_000);
+		await trigger.waitForStarts(1);
+		const posted = trigger.starts[0].items[0].json;
+		contacts()[0].claimedAt = Date.now() - 10 * 60_000;
+		n8nApi.store.tables.find((t) => t.name === 'Assistant Platform Dial Leases')?.rows.forEach((row) => Object.assign(row, { until: 0 }));
+		n8nApi.store.tables.find((t) => t.name === 'Assistant Platform Call Limits')?.rows.forEach((row) => Object.assign(row, { ledger: '{}' }));
+		await dial({ maxCallsPerRun: 1 });
+		expect(stateOf(phone)).toBe('unknown');
+		const { items } = await campaign('recordResult', { retryPolicy: { busy: 0, noAnswer: 0, maxAttempts: 2 } }, [posted]);
+		expect(items[0].json).toMatchObject({ recorded: true, campaignState: 'pending', dialStatus: 'BUSY' });
+		expect(contacts()[0]).toMatchObject({ attempt: 1, internalId: posted.internal_id });
+	});
+
+	test('a claim the contact does not hold (forged, or of an earlier attempt) finds nothing and changes nothing', async () => {
+		const [phone] = numbers(1);
+		await prepared([phone]);
+		fx.sandbox.setDialOutcome({ dst: phone, dialstatus: 'ANSWER', ringMs: 0, durationSec: 30 });
+		n8nApi.store.faultWrites({ kind: 'fail', status: 503, times: 3, match: (data) => data.campaignState === 'placed' });
+		await dial({ options: { callResultUrl: trigger.eventUrl('callResult') } });
+		await fx.sandbox.clock.advance(31_000);
+		await trigger.waitForStarts(1);
+		const posted = trigger.starts[0].items[0].json;
+		const rowId = String(contacts()[0].id);
+		const { items } = await campaign('recordResult', {}, [{ ...posted, context: { campaignClaim: `${rowId}:not-the-claim` } }]);
+		expect(items[0].json).toMatchObject({ recorded: false });
+		expect(String(items[0].json.reason)).toMatch(/no contact of the campaign "Spring contacts" has this internal_id or claim/);
+		expect(stateOf(phone)).toBe('claimed');
 	});
 
 	test('Wait for Call Record 0: one read; the result waits for a later read, the line counted busy meanwhile', async () => {

@@ -167,6 +167,40 @@ export async function changeRow(
 	return 'invalid' in contact ? undefined : contact;
 }
 
+/**
+ * The claim a dial run puts in a call's Call Result URL (Result Context `campaignClaim`: the row id and its claim
+ * token), so that the call's result finds its contact even when the run stopped after the POST, before it wrote
+ * the call's internal_id. The token is fresh for every claim: a claim of an earlier attempt finds nothing.
+ */
+export const CLAIM_CONTEXT_FIELD = 'campaignClaim';
+
+export function claimContext(row: ContactRow): Record<string, string> {
+	return { [CLAIM_CONTEXT_FIELD]: `${row.id}:${String(row.claimToken ?? '')}` };
+}
+
+/**
+ * The contact a claim names (claimContext) when it still holds that claim and no call was recorded for it: claimed,
+ * or unknown after the next run found the claim unconfirmed. Undefined for anything else (a forged claim, a claim
+ * of an earlier attempt, a contact whose call was recorded).
+ */
+export async function contactOfClaim(ctx: IExecuteFunctions, table: ContactsTable, claim: string): Promise<ContactRow | undefined> {
+	const match = /^([1-9][0-9]{0,15}):(.+)$/.exec(claim.trim());
+	if (!match) return undefined;
+	const [row] = await readRows(
+		ctx,
+		table.id,
+		[
+			{ columnName: 'id', condition: 'eq', value: Number(match[1]) },
+			{ columnName: 'claimToken', condition: 'eq', value: match[2] },
+		],
+		1,
+	);
+	const contact = row ? asContact(row) : undefined;
+	if (!contact || 'invalid' in contact) return undefined;
+	const unrecorded = contact.campaignState === 'claimed' || contact.campaignState === 'unknown';
+	return unrecorded && !contact.internalId ? contact : undefined;
+}
+
 /** Rows in `state` (up to `limit`). */
 export async function rowsInState(ctx: IExecuteFunctions, table: ContactsTable, state: CampaignState, limit: number, extra: Condition[] = []): Promise<Row[]> {
 	return await readRows(ctx, table.id, [{ columnName: 'campaignState', condition: 'eq', value: state }, ...extra], limit);

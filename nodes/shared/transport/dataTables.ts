@@ -222,11 +222,28 @@ export function writeToken(ctx: IExecuteFunctions): string {
 	return `${ctx.getExecutionId()}.${++tokens}.${random()}${random()}`;
 }
 
+/** Writes of one compare-and-set before it gives up: each one follows a read-back that found the row unchanged. */
+const WRITE_ATTEMPTS = 3;
+
+/**
+ * Whether a write that threw may still have been applied: no answer (reset, timeout) or a 5xx (a proxy or n8n may
+ * fail after the statement ran). A 4xx is n8n refusing the request: nothing was written.
+ */
+function mayHaveApplied(error: unknown): boolean {
+	const status = Number((error as { httpCode?: unknown }).httpCode);
+	return !(status >= 400 && status < 500);
+}
+
 /**
  * A compare-and-set of one row: `data`, the next version and a fresh token in `tokenColumn` are written only if the
  * row still has the version read (and meets `also`). The row as written when this writer won, else undefined: on
  * SQLite n8n returns the rows it selected even when another writer's update came first, so the token, not the
  * answer, says who won.
+ *
+ * A write whose answer is lost is resolved before anything else is decided: the row is read back by id, and a token
+ * of this writer there means it was written; another version means another writer won; the row unchanged means it
+ * was not (yet) written, and it is written again with a fresh token. Every attempt names the same version, so at most
+ * one of them is applied, even one that n8n applies late: the read-back after the last attempt sees it.
  */
 export async function updateIfUnchanged(
 	ctx: IExecuteFunctions,
@@ -235,13 +252,34 @@ export async function updateIfUnchanged(
 	data: IDataObject,
 	options: { tokenColumn: string; also?: Condition[]; itemIndex?: number },
 ): Promise<Row | undefined> {
-	const token = writeToken(ctx);
-	const written = await updateRows(
-		ctx,
-		tableId,
-		[{ columnName: 'id', condition: 'eq', value: row.id }, { columnName: 'version', condition: 'eq', value: row.version }, ...(options.also ?? [])],
-		{ ...data, version: row.version + 1, [options.tokenColumn]: token },
-		options.itemIndex,
-	);
-	return written.find((r) => r.id === row.id && r[options.tokenColumn] === token);
+	const tokens: string[] = [];
+	const mine = (r: Row | undefined) => r !== undefined && r.id === row.id && tokens.includes(String(r[options.tokenColumn]));
+	let lost: unknown;
+	for (let attempt = 1; ; attempt++) {
+		const token = writeToken(ctx);
+		tokens.push(token);
+		let threw = false;
+		try {
+			const written = await updateRows(
+				ctx,
+				tableId,
+				[{ columnName: 'id', condition: 'eq', value: row.id }, { columnName: 'version', condition: 'eq', value: row.version }, ...(options.also ?? [])],
+				{ ...data, version: row.version + 1, [options.tokenColumn]: token },
+				options.itemIndex,
+			);
+			const won = written.find(mine);
+			if (won || lost === undefined) return won;
+		} catch (error) {
+			lost = error;
+			threw = true;
+		}
+		// n8n refused the request (4xx): nothing was written.
+		if (threw && !mayHaveApplied(lost)) throw lost;
+		const [now] = await readRows(ctx, tableId, [{ columnName: 'id', condition: 'eq', value: row.id }], 1, options.itemIndex).catch(() => {
+			throw lost;
+		});
+		if (mine(now)) return now;
+		if (!now || Number(now.version) !== row.version || !threw) return undefined;
+		if (attempt >= WRITE_ATTEMPTS) throw lost;
+	}
 }

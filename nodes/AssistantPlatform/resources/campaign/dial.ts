@@ -2,7 +2,8 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 import { NodeOperationError, sleep } from 'n8n-workflow';
 
 import type { ContactRow, ContactsTable } from '../../../shared/campaign/contactsTable';
-import { activateNewRows, asContact, campaignStatus, changeRow, openContactsTable, rowsInState } from '../../../shared/campaign/contactsTable';
+import { activateNewRows, asContact, campaignStatus, changeRow, claimContext, openContactsTable, rowsInState } from '../../../shared/campaign/contactsTable';
+import { carryInCallResultUrl } from '../../../shared/campaign/options';
 import { isOpen, nextOpening } from '../../../shared/campaign/callingHours';
 import type { DurableCallLimit } from '../../../shared/calls/callLimit';
 import { dialLease, readCallLimit } from '../../../shared/calls/callLimit';
@@ -218,6 +219,8 @@ async function place(run: Run, row: ContactRow): Promise<boolean> {
 	let placement: Placement;
 	try {
 		placement = readPlacement(ctx, node, 0, run.credentialKey, undefined, { value: row[column], field: `${column} (row ${row.id})` });
+		// The result finds its contact by this claim even when the run stops before the internal_id is written.
+		carryInCallResultUrl(node, 0, placement, { attempt: row.attempt, context: claimContext(row) });
 	} catch (error) {
 		const message = (error as Error).message;
 		if (!message.includes(`${column} (row ${row.id})`) && !message.includes('is not in Allowed Destinations')) {
@@ -277,19 +280,16 @@ async function release(run: Run, row: ContactRow, reason: string): Promise<void>
 }
 
 /**
- * Writes what happened to a claimed contact (tried three times: the call may already be placed, and an unwritten
- * claim would become unknown). The output says what was written.
+ * Writes what happened to a claimed contact (a write whose answer is lost is read back and, when n8n did not apply
+ * it, written again: changeRow). The output says what was written.
  */
 async function record(run: Run, row: ContactRow, data: IDataObject, accepted?: IDataObject): Promise<void> {
 	let written: ContactRow | undefined;
 	let lastError: Error | undefined;
-	for (let attempt = 0; attempt < 3 && !written; attempt++) {
-		try {
-			written = await changeRow(run.ctx, run.table, row, data, [{ columnName: 'claimToken', condition: 'eq', value: String(row.claimToken ?? '') }]);
-			if (!written) break;
-		} catch (error) {
-			lastError = error as Error;
-		}
+	try {
+		written = await changeRow(run.ctx, run.table, row, data, [{ columnName: 'claimToken', condition: 'eq', value: String(row.claimToken ?? '') }]);
+	} catch (error) {
+		lastError = error as Error;
 	}
 	const out: IDataObject = {
 		rowId: row.id,

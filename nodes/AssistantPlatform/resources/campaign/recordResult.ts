@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INode, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { countSuspiciousResult } from '../../../shared/campaign/campaignCounts';
-import { asContact, openContactsTable } from '../../../shared/campaign/contactsTable';
+import { asContact, changeRow, CLAIM_CONTEXT_FIELD, contactOfClaim, openContactsTable } from '../../../shared/campaign/contactsTable';
 import type { ContactRow, ContactsTable } from '../../../shared/campaign/contactsTable';
 import { readRows } from '../../../shared/transport/dataTables';
 import { normalizeDialStatus } from '../../../shared/calls/dialStatuses';
@@ -53,6 +53,15 @@ export const description: INodeProperties[] = [
 		displayOptions: { show },
 	},
 	{
+		displayName: 'Contact Claim',
+		name: 'campaignClaim',
+		type: 'string',
+		default: `={{ ($json.context || {}).${CLAIM_CONTEXT_FIELD} || "" }}`,
+		description:
+			"The contact's claim that Dial Due Contacts put in the call's Call Result URL (the trigger gives it under context). It finds the contact when the dial run stopped after placing the call, before it wrote the call's internal_id. Leave as is.",
+		displayOptions: { show },
+	},
+	{
 		displayName: 'Verify With Call Record',
 		name: 'verifyWithRecord',
 		type: 'boolean',
@@ -75,6 +84,8 @@ export const description: INodeProperties[] = [
 
 interface Call {
 	id: string;
+	/** The contact's claim from the Call Result URL (contactOfClaim), '' when there is none. */
+	claim: string;
 	reported: string;
 	verify: boolean;
 	waitMs: number;
@@ -96,7 +107,8 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 	for (let i = 0; i < items.length; i++) {
 		const id = textField(node, 'Internal ID', this.getNodeParameter('internalId', i, ''), i).trim();
 		const reported = normalizeDialStatus(textField(node, 'Dial Status', this.getNodeParameter('dialStatus', i, ''), i, { numbers: false }));
-		const json = await recordOne(this, table, policy, { id, reported, verify, waitMs, request, baseURL });
+		const claim = textField(node, 'Contact Claim', this.getNodeParameter('campaignClaim', i, ''), i, { numbers: false }).trim();
+		const json = await recordOne(this, table, policy, { id, claim, reported, verify, waitMs, request, baseURL });
 		out.push({ json: { internal_id: id || null, ...json }, pairedItem: { item: i } });
 	}
 	return [out];
@@ -112,9 +124,25 @@ async function recordOne(ctx: IExecuteFunctions, table: ContactsTable, policy: R
 	const calm = { suspicious: false };
 	if (call.id === '') return { recorded: false, reason: 'no internal_id: nothing to record', ...calm };
 	const rows = await readRows(ctx, table.id, [{ columnName: 'internalId', condition: 'eq', value: call.id }], 2);
-	if (rows.length === 0) return { recorded: false, reason: `no contact of the campaign "${table.name}" has this internal_id`, ...calm };
-	const row = asContact(rows[0]);
-	if ('invalid' in row) return { recorded: false, rowId: rows[0].id, reason: row.invalid, ...calm };
+	let found: ContactRow | { invalid: string } | undefined = rows.length > 0 ? asContact(rows[0]) : undefined;
+	// A contact whose call was placed but whose internal_id was never written: found by its claim and given the
+	// internal_id first (a later status read can then find its record too); the record decides its outcome below.
+	if (!found && call.claim !== '') {
+		const claimed = await contactOfClaim(ctx, table, call.claim);
+		if (claimed) {
+			const adopt = {
+				campaignState: 'placed',
+				internalId: call.id,
+				// Placed right after its claim: Max Call Length counts from then.
+				placedAt: Number(claimed.claimedAt) || Date.now(),
+				reason: 'placed: its internal_id came with its result',
+			};
+			found = await changeRow(ctx, table, claimed, adopt, [{ columnName: 'claimToken', condition: 'eq', value: String(claimed.claimToken) }]);
+		}
+	}
+	if (!found) return { recorded: false, reason: `no contact of the campaign "${table.name}" has this internal_id or claim`, ...calm };
+	if ('invalid' in found) return { recorded: false, rowId: rows[0].id, reason: found.invalid, ...calm };
+	const row = found;
 	if (row.campaignState !== 'placed') {
 		const done = { recorded: false, rowId: row.id, campaignState: row.campaignState, reason: `already recorded: the contact is ${row.campaignState}` };
 		return { ...done, ...(await afterTheFact(ctx, table, row, call)) };
