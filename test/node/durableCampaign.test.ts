@@ -173,9 +173,10 @@ describe('Dial Due Contacts: short runs that share the lines through the table',
 		fx.sandbox.setDialOutcome({ dialstatus: 'ANSWER', ringMs: 0, durationSec: 30 });
 		const { items } = await dial({ campaignOptions: { keepDiallingSeconds: 2, checkIntervalSeconds: 0.1 } });
 		expect(items[0].json).toMatchObject({ placed: 1 });
-		const ledger = n8nApi.store.tables.find((t) => t.name === 'Assistant Platform Call Limits')!;
-		const ledgerWrites = n8nApi.store.requests.filter((r) => r.method === 'PATCH' && r.path.includes(ledger.id));
-		expect(ledgerWrites).toHaveLength(2); // taken, released
+		const leases = n8nApi.store.tables.find((t) => t.name === 'Assistant Platform Dial Leases')!;
+		const leaseWrites = n8nApi.store.requests.filter((r) => r.method === 'PATCH' && r.path.includes(leases.id));
+		expect(leaseWrites).toHaveLength(2); // taken, released
+		expect(n8nApi.store.tables.find((t) => t.name === 'Assistant Platform Call Limits')).toBeUndefined();
 	});
 
 	test('Keep Dialling For: a call still in progress is read again only once it has waited twice as long, not at every pass', async () => {
@@ -205,6 +206,65 @@ describe('Dial Due Contacts: short runs that share the lines through the table',
 		expect(new Set(dialled()).size).toBe(4);
 		const calls = fx.sandbox.callJournal.calls;
 		expect(Math.max(...calls.map((c) => calls.filter((o) => o.startedAt <= c.startedAt && o.endedAt > c.startedAt).length))).toBeLessThanOrEqual(2);
+	});
+
+	test('a pass that lasts longer than the lease: renewed before its claims, so a run started meanwhile finds it held and dials nothing', async () => {
+		await prepared(numbers(20));
+		fx.sandbox.setDialOutcome({ dialstatus: 'ANSWER', ringMs: 0, durationSec: 3600 });
+		// Each POST takes 45 s of n8n's clock: one pass of 12 calls lasts 9 minutes, far past a two-minute lease.
+		const started = Date.now();
+		let shift = 0;
+		const now = jest.spyOn(Date, 'now').mockImplementation(() => Math.round(performance.timeOrigin + performance.now()) + shift);
+		const expired: number[] = [];
+		let other: Awaited<ReturnType<typeof dial>> | undefined;
+		try {
+			const long = dial({ maxCallsInFlight: 12, maxCallsPerRun: 12 });
+			let seen = 0;
+			let otherRun: ReturnType<typeof dial> | undefined;
+			for (let waited = 0; seen < 12 && waited < 5000; waited++) {
+				await new Promise((r) => setTimeout(r, 2));
+				if (dialled().length === seen) continue;
+				seen = dialled().length;
+				shift += 45_000;
+				const lease = n8nApi.store.tables.find((t) => t.name === 'Assistant Platform Dial Leases')!.rows[0];
+				if (lease.holder !== '' && Number(lease.until) < Date.now()) expired.push(seen);
+				// Another scheduled run, four and a half minutes into the pass.
+				if (seen === 6) otherRun = dial({ maxCallsInFlight: 12, maxCallsPerRun: 12 });
+			}
+			other = await otherRun;
+			const { items, error } = await long;
+			expect(error).toBeUndefined();
+			expect(items[0].json).toMatchObject({ placed: 12 });
+		} finally {
+			now.mockRestore();
+		}
+		expect(Date.now() - started).toBeLessThan(60_000);
+		expect(other?.items[0].json).toMatchObject({ placed: 0, message: 'Another run of this campaign is dialling: nothing was dialled by this one.' });
+		expect(expired).toEqual([]);
+		expect(dialled()).toHaveLength(12);
+		expect(fx.sandbox.callsInFlight).toBe(12);
+	});
+
+	test('a run whose lease lapsed and was taken by another run (n8n stalled longer than the lease) claims nothing more', async () => {
+		await prepared(numbers(6));
+		fx.sandbox.setDialOutcome({ dialstatus: 'ANSWER', ringMs: 0, durationSec: 30 });
+		const run = dial({ maxCallsInFlight: 1, maxCallsPerRun: 6, campaignOptions: { keepDiallingSeconds: 300, checkIntervalSeconds: 0.1 } });
+		for (let waited = 0; dialled().length < 1 && waited < 500; waited++) await new Promise((r) => setTimeout(r, 10));
+		// Three minutes pass at once (a stalled process): the lease ends, and another run takes it.
+		const later = Date.now() + 180_000;
+		const now = jest.spyOn(Date, 'now').mockImplementation(() => later + performance.now());
+		const lease = n8nApi.store.tables.find((t) => t.name === 'Assistant Platform Dial Leases')!.rows[0];
+		Object.assign(lease, { holder: 'another-run', until: later + 120_000, version: Number(lease.version) + 1 });
+		try {
+			await endCalls();
+			const { items } = await run;
+			expect(items[0].json).toMatchObject({ placed: 1 });
+			expect(String(items[0].json.stoppedBecause)).toMatch(/the dial lease was taken by another run/);
+		} finally {
+			now.mockRestore();
+		}
+		expect(dialled()).toHaveLength(1);
+		expect(lease.holder).toBe('another-run');
 	});
 
 	test('two runs started at once: one dials, the other ends at once (one lease per campaign), so no contact is claimed twice and the lines hold', async () => {
@@ -262,8 +322,7 @@ describe('Dial Due Contacts: short runs that share the lines through the table',
 		expect(stateOf(phone)).toBe('claimed');
 		contacts()[0].claimedAt = Date.now() - 10 * 60_000;
 		// The failed run could not give its dial lease back either: time passes until it ends.
-		const ledgerRow = n8nApi.store.tables.find((t) => t.name === 'Assistant Platform Call Limits')!.rows[0];
-		ledgerRow.ledger = '{}';
+		n8nApi.store.tables.find((t) => t.name === 'Assistant Platform Dial Leases')!.rows[0].until = 0;
 		await dial();
 		expect(stateOf(phone)).toBe('unknown');
 		expect(dialled()).toEqual([phone]);
@@ -340,9 +399,9 @@ describe('Dial Due Contacts: short runs that share the lines through the table',
 	test("an unreadable dial lease stops the run before anything is dialled, naming the lease, not the call limit", async () => {
 		await prepared(numbers(2));
 		await dial({ maxCallsPerRun: 1 });
-		n8nApi.store.tables.find((t) => t.name === 'Assistant Platform Call Limits')!.rows[0].ledger = 'not json';
+		n8nApi.store.tables.find((t) => t.name === 'Assistant Platform Dial Leases')!.rows[0].until = 'soon';
 		const { error } = await dial();
-		expect(error?.message).toMatch(/is unreadable \(row \d+, column ledger\)/);
+		expect(error?.message).toMatch(/the dial lease in the data table "Assistant Platform Dial Leases" is unreadable \(row \d+/);
 		expect(error?.description).toMatch(/Dial Due Contacts takes its campaign's dial lease/);
 		expect(error?.description).not.toMatch(/Limit Calls Across Executions/);
 		expect(posts()).toHaveLength(1);
@@ -667,8 +726,7 @@ describe('Record Call Result: a result posted at hangup, before its record is wr
 		await trigger.waitForStarts(1);
 		const posted = trigger.starts[0].items[0].json;
 		contacts()[0].claimedAt = Date.now() - 10 * 60_000;
-		n8nApi.store.tables.find((t) => t.name === 'Assistant Platform Dial Leases')?.rows.forEach((row) => Object.assign(row, { until: 0 }));
-		n8nApi.store.tables.find((t) => t.name === 'Assistant Platform Call Limits')?.rows.forEach((row) => Object.assign(row, { ledger: '{}' }));
+		n8nApi.store.tables.find((t) => t.name === 'Assistant Platform Dial Leases')!.rows.forEach((row) => Object.assign(row, { until: 0 }));
 		await dial({ maxCallsPerRun: 1 });
 		expect(stateOf(phone)).toBe('unknown');
 		const { items } = await campaign('recordResult', { retryPolicy: { busy: 0, noAnswer: 0, maxAttempts: 2 } }, [posted]);

@@ -116,10 +116,10 @@ export interface DurableCallLimit {
 type Ledger = Record<string, number[]>;
 
 /**
- * The keys of the ledger: `workflow:<id>`, `credential:<id>`, `execution:<id>` (each a list of the times its calls
- * leave the window), and `lease:<contacts table id>` (a campaign's dial lease: [until, holder]).
+ * The keys of the ledger: `workflow:<id>`, `credential:<id>`, `execution:<id>`, each a list of the times its calls
+ * leave the window. (Campaigns' dial leases have a table of their own: campaign/dialLease.ts.)
  */
-const KEY_FORM = /^(workflow|credential|execution|lease):./;
+const KEY_FORM = /^(workflow|credential|execution):./;
 
 function parseLedger(text: unknown): Ledger | undefined {
 	if (typeof text !== 'string') return undefined;
@@ -139,14 +139,10 @@ function parseLedger(text: unknown): Ledger | undefined {
 	}
 }
 
-/** The ledger without the places whose window has passed, nor leases that have ended (keys left empty are dropped). */
+/** The ledger without the places whose window has passed (keys left empty are dropped). */
 function pruned(ledger: Ledger, now: number): Ledger {
 	const kept: Ledger = {};
 	for (const [key, times] of Object.entries(ledger)) {
-		if (key.startsWith('lease:')) {
-			if (times[0] > now) kept[key] = times;
-			continue;
-		}
 		const live = times.filter((until) => until > now);
 		if (live.length > 0) kept[key] = live;
 	}
@@ -178,13 +174,12 @@ function limitKey(ctx: IExecuteFunctions, scope: LimitScope): string {
 
 /** Who keeps a ledger entry, and why nothing is placed without it: said in every refusal. */
 const LIMIT_OWNER = 'Limit Calls Across Executions (in this node) must count a call before it is placed';
-const LEASE_OWNER = "Dial Due Contacts takes its campaign's dial lease before it dials, so that no other run dials the same lines";
 
-function refusal(ctx: IExecuteFunctions, reason: string, itemIndex = 0, owner = LIMIT_OWNER): NodeOperationError {
+function refusal(ctx: IExecuteFunctions, reason: string, itemIndex = 0): NodeOperationError {
 	return markNoCallPlaced(
 		new NodeOperationError(ctx.getNode(), `Not placed: ${reason}.`, {
 			itemIndex,
-			description: `${owner}; it refuses rather than guess.`,
+			description: `${LIMIT_OWNER}; it refuses rather than guess.`,
 		}),
 	);
 }
@@ -267,11 +262,11 @@ export function readCallLimit(ctx: IExecuteFunctions): DurableCallLimit | undefi
 type LedgerChange = <T>(itemIndex: number, change: (ledger: Ledger, now: number) => { next: Ledger; result: T } | { stop: T }) => Promise<T>;
 
 /**
- * The ledger of this n8n's call limits and campaign leases: one row of the data table "Assistant Platform Call
+ * The ledger of this n8n's call limits: one row of the data table "Assistant Platform Call
  * Limits", changed by compare-and-set (the row's version and a fresh token; the writer whose token comes back won;
  * the others read again).
  */
-function sharedLedger(ctx: IExecuteFunctions, owner = LIMIT_OWNER): LedgerChange {
+function sharedLedger(ctx: IExecuteFunctions): LedgerChange {
 	let tableId: Promise<string> | undefined;
 	const table = () => {
 		// A failure is not kept: the next item asks again (another execution may have created the table meanwhile).
@@ -288,7 +283,7 @@ function sharedLedger(ctx: IExecuteFunctions, owner = LIMIT_OWNER): LedgerChange
 			const row = await countRow(ctx, id, itemIndex);
 			const ledger = parseLedger(row.ledger);
 			if (!ledger) {
-				throw refusal(ctx, `the count in the data table "${LIMIT_TABLE}" is unreadable (row ${row.id}, column ledger); clear that cell to start the count anew`, itemIndex, owner);
+				throw refusal(ctx, `the count in the data table "${LIMIT_TABLE}" is unreadable (row ${row.id}, column ledger); clear that cell to start the count anew`, itemIndex);
 			}
 			const now = Date.now();
 			const outcome = change(pruned(ledger, now), now);
@@ -299,37 +294,7 @@ function sharedLedger(ctx: IExecuteFunctions, owner = LIMIT_OWNER): LedgerChange
 			// Another execution changed the count first: read it again, after a short random pause.
 			await sleep(5 + Math.floor(Math.random() * 20 * (attempt + 1)));
 		}
-		throw refusal(ctx, `the count in the data table "${LIMIT_TABLE}" kept changing under ${MAX_ATTEMPTS} attempts to take a place`, itemIndex, owner);
-	};
-}
-
-/** A campaign's dial lease: one dial run at a time per contacts table, so its calls in flight are counted once. */
-export interface DialLease {
-	/** Takes (or renews) the lease until `ms` from now; false when another run holds it. */
-	take(ms: number): Promise<boolean>;
-	release(): Promise<void>;
-}
-
-export function dialLease(ctx: IExecuteFunctions, contactsTableId: string): DialLease {
-	const change = sharedLedger(ctx, LEASE_OWNER);
-	const key = `lease:${contactsTableId}`;
-	const holder = Math.floor(Math.random() * 2 ** 48) + 1;
-	return {
-		async take(ms) {
-			return await change<boolean>(0, (ledger, now) => {
-				const held = ledger[key];
-				if (held && held[1] !== holder) return { stop: false };
-				return { next: { ...ledger, [key]: [now + ms, holder] }, result: true };
-			});
-		},
-		async release() {
-			await change<void>(0, (ledger) => {
-				if (ledger[key]?.[1] !== holder) return { stop: undefined };
-				const next = { ...ledger };
-				delete next[key];
-				return { next, result: undefined };
-			});
-		},
+		throw refusal(ctx, `the count in the data table "${LIMIT_TABLE}" kept changing under ${MAX_ATTEMPTS} attempts to take a place`, itemIndex);
 	};
 }
 

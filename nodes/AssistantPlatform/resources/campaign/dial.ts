@@ -5,8 +5,8 @@ import type { ContactRow, ContactsTable } from '../../../shared/campaign/contact
 import { activateNewRows, asContact, campaignStatus, changeRow, claimContext, openContactsTable, rowsInState } from '../../../shared/campaign/contactsTable';
 import { carryInCallResultUrl } from '../../../shared/campaign/options';
 import { isOpen, nextOpening } from '../../../shared/campaign/callingHours';
-import type { DurableCallLimit } from '../../../shared/calls/callLimit';
-import { dialLease, readCallLimit } from '../../../shared/calls/callLimit';
+import type { DialLease } from '../../../shared/campaign/dialLease';
+import { dialLease } from '../../../shared/campaign/dialLease';
 import { forEachRow, writeToken } from '../../../shared/transport/dataTables';
 import { outboundApi } from '../../../shared/transport/outbound';
 import type { Placement } from '../../../shared/calls/placement';
@@ -45,7 +45,8 @@ interface Run {
 	request: RequestSettings;
 	baseURL: string;
 	credentialKey: string;
-	limit?: DurableCallLimit;
+	/** The campaign's dial lease, held while the run counts and claims (kept before each claim). */
+	lease?: DialLease;
 	output: IDataObject[];
 	/** Numbers in flight or claimed in this run (a number is never in two calls of the campaign at once). */
 	busyNumbers: Set<string>;
@@ -67,7 +68,6 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 			request: readRequestSettings(node, this.getNodeParameter('requestOptions', 0, {}), 0),
 			baseURL: await outboundBaseUrl(this),
 			credentialKey: await credentialAssistantKey(this),
-			limit: readCallLimit(this),
 			output: [],
 			busyNumbers: new Set(),
 		};
@@ -82,14 +82,14 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 	const before = await notRunning();
 	if (before) return before;
 	// One dial run at a time per campaign: its calls in flight are counted, then lines filled, with no other run
-	// filling the same lines meanwhile. The lease lasts until the end of Keep Dialling For plus LEASE_MARGIN_MS (a
-	// crashed run's lease ends then). A run that finds it held waits for it, reading it every Check Interval, while
-	// its own Keep Dialling For lasts (so the next scheduled run takes over the lines as soon as the one before ends);
-	// with no Keep Dialling For it ends at once.
+	// filling the same lines meanwhile (dialLease: renewed before each claim while the run lasts; a crashed run's
+	// lease ends two minutes after its last renewal). A run that finds it held waits for it, reading it every Check
+	// Interval, while its own Keep Dialling For lasts (so the next scheduled run takes over the lines as soon as the
+	// one before ends); with no Keep Dialling For it ends at once.
 	const lease = dialLease(this, run.table.id);
 	const until = Date.now() + run.settings.keepMs;
 	for (let waited = false; ; waited = true) {
-		if (await lease.take(until - Date.now() + LEASE_MARGIN_MS)) {
+		if (await lease.take()) {
 			// Paused or stopped while this run waited: the lease is given back, nothing is dialled.
 			const meanwhile = waited ? await notRunning() : undefined;
 			if (!meanwhile) break;
@@ -101,6 +101,7 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 		}
 		await sleep(run.settings.checkMs);
 	}
+	run.lease = lease;
 	try {
 		await dialRun(this, run, summary, until);
 	} finally {
@@ -114,19 +115,16 @@ function placedBy(run: Run): number {
 	return run.output.filter((o) => o.campaignState === 'placed').length;
 }
 
-/** How long a dial lease outlives its run's Keep Dialling For: a run's last pass (reads, claims, POSTs) takes far less. */
-const LEASE_MARGIN_MS = 120_000;
-
 async function dialRun(ctx: IExecuteFunctions, run: Run, summary: IDataObject, until: number): Promise<void> {
 	await activateNewRows(ctx, run.table);
 	const totals: Record<string, number> = {};
 	let inFlightBefore: number | undefined;
 	const noRecord: NoRecordReads = new Map();
-	// No pass starts after `until` and the lease lasts LEASE_MARGIN_MS longer: it needs no renewal per pass.
 	for (let pass = 0; ; pass++) {
 		const settled = await reconcile(ctx, run.table, run.settings, run.policy, run.request, run.baseURL, noRecord);
 		for (const [key, value] of Object.entries(settled)) totals[key] = (totals[key] ?? 0) + Number(value);
 		run.busyNumbers.clear();
+		if (!(await keepLease(run))) break;
 		const inFlight = await callsInFlight(run);
 		inFlightBefore ??= inFlight;
 		const free = Math.max(0, Math.min(run.settings.maxInFlight - inFlight, run.settings.maxPerRun - placedBy(run)));
@@ -156,6 +154,13 @@ async function callsInFlight(run: Run): Promise<number> {
 	return count;
 }
 
+/** Whether the run still holds its dial lease (renewed when it runs low); when it lost it, the run stops saying so. */
+async function keepLease(run: Run): Promise<boolean> {
+	if (!run.lease || (await run.lease.keep())) return true;
+	run.stop = 'the dial lease was taken by another run (this run could not renew it in time): the lines are theirs to count';
+	return false;
+}
+
 /** Claims and places up to `free` due contacts, one at a time. */
 async function dialDue(run: Run, free: number): Promise<void> {
 	const now = Date.now();
@@ -172,6 +177,8 @@ async function dialDue(run: Run, free: number): Promise<void> {
 			run.output.push({ rowId: raw.id, campaignState: 'skipped', reason: contact.invalid });
 			continue;
 		}
+		// Counted and claimed under the lease: a run that lost it claims nothing more (another run counts the lines).
+		if (!(await keepLease(run))) return;
 		const claimed = await claim(run, contact, Date.now());
 		if (!claimed) continue;
 		if (await place(run, claimed)) placed++;
@@ -230,14 +237,6 @@ async function place(run: Run, row: ContactRow): Promise<boolean> {
 		}
 		await record(run, row, { campaignState: 'failed', reason: `not dialled: ${message}` });
 		return false;
-	}
-	if (run.limit) {
-		const taken = await run.limit.take(0).catch((error: Error) => ({ refusal: error, place: undefined }));
-		if (taken.refusal) {
-			await release(run, row, taken.refusal.message);
-			run.stop = taken.refusal.message;
-			return false;
-		}
 	}
 	let accepted: IDataObject;
 	try {
