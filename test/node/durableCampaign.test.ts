@@ -229,7 +229,7 @@ describe('Dial Due Contacts: short runs that share the lines through the table',
 				const lease = n8nApi.store.tables.find((t) => t.name === 'Assistant Platform Dial Leases')!.rows[0];
 				if (lease.holder !== '' && Number(lease.until) < Date.now()) expired.push(seen);
 				// Another scheduled run, four and a half minutes into the pass.
-				if (seen === 6) otherRun = dial({ maxCallsInFlight: 12, maxCallsPerRun: 12 });
+				if (seen >= 6 && !otherRun) otherRun = dial({ maxCallsInFlight: 12, maxCallsPerRun: 12 });
 			}
 			other = await otherRun;
 			const { items, error } = await long;
@@ -644,6 +644,37 @@ describe('Record Call Result: a result is a fact, applied once, by internal_id',
 		expect(String(items[1].json.reason)).toMatch(/no contact of the campaign/);
 	});
 
+	test("one owner of the Retry Policy: a result is applied under the policy of the dial run that placed its call, whatever Record Call Result's own says", async () => {
+		const [phone] = numbers(1);
+		await prepared([phone]);
+		fx.sandbox.setDialOutcome({ dst: phone, dialstatus: 'BUSY', ringMs: 0 });
+		await dial({ retryPolicy: { busy: 30, maxAttempts: 4 } });
+		expect(String(contacts()[0].reason)).toMatch(/^attempt 1 of 4, under the Retry Policy \{/);
+		await endCalls();
+		const { items } = await campaign('recordResult', { retryPolicy: { maxAttempts: 1 } }, [{ internal_id: contacts()[0].internalId, dialStatus: 'BUSY' }]);
+		expect(items[0].json).toMatchObject({ recorded: true, campaignState: 'pending', dialStatus: 'BUSY' });
+		expect(String(items[0].json.reason)).toMatch(/call again after 30 min \(attempt 2 of 4\)/);
+		const due = Number(contacts()[0].nextAttemptAt) - Date.now();
+		expect(due).toBeGreaterThan(29 * 60_000);
+		expect(due).toBeLessThanOrEqual(30 * 60_000);
+	});
+
+	test("a contact's reason edited so that it carries no policy: an ANSWER is still recorded; a BUSY is left to the next dial run", async () => {
+		const phones = numbers(2);
+		await prepared(phones);
+		fx.sandbox.setDialOutcome({ dst: phones[0], dialstatus: 'ANSWER', ringMs: 0, durationSec: 5 });
+		fx.sandbox.setDialOutcome({ dst: phones[1], dialstatus: 'BUSY', ringMs: 0 });
+		await dial();
+		await endCalls();
+		for (const row of contacts()) row.reason = 'edited by hand';
+		const { items } = await campaign('recordResult', {}, contacts().map((row) => ({ internal_id: row.internalId, dialStatus: row.phone === phones[0] ? 'ANSWER' : 'BUSY' })));
+		expect(items.map((item) => item.json.recorded)).toEqual([true, false]);
+		expect(contacts().map((row) => row.campaignState)).toEqual(['answered', 'placed']);
+		const next = await dial({ retryPolicy: { busy: 0, maxAttempts: 1 } });
+		expect(next.items[0].json).toMatchObject({ resultsRead: 1 });
+		expect(contacts().map((row) => row.campaignState)).toEqual(['answered', 'finished']);
+	});
+
 	test('BUSY with attempts left: pending again, due after the Retry Policy delay, the next dial places attempt 2', async () => {
 		const { phone, internalId } = await placedCall('BUSY');
 		await endCalls();
@@ -716,7 +747,7 @@ describe('Record Call Result: a result posted at hangup, before its record is wr
 		expect(dialled()).toEqual([phone]);
 	});
 
-	test('the same after the next dial run marked the unconfirmed claim unknown: the result, confirmed by the record, still applies', async () => {
+	test('the same after the next dial run marked the unconfirmed claim unknown: the contact gets its internal_id, and the next dial run applies the record under its Retry Policy', async () => {
 		const [phone] = numbers(1);
 		await prepared([phone]);
 		fx.sandbox.setDialOutcome({ dst: phone, dialstatus: 'BUSY', ringMs: 0 });
@@ -729,9 +760,15 @@ describe('Record Call Result: a result posted at hangup, before its record is wr
 		n8nApi.store.tables.find((t) => t.name === 'Assistant Platform Dial Leases')!.rows.forEach((row) => Object.assign(row, { until: 0 }));
 		await dial({ maxCallsPerRun: 1 });
 		expect(stateOf(phone)).toBe('unknown');
-		const { items } = await campaign('recordResult', { retryPolicy: { busy: 0, noAnswer: 0, maxAttempts: 2 } }, [posted]);
-		expect(items[0].json).toMatchObject({ recorded: true, campaignState: 'pending', dialStatus: 'BUSY' });
-		expect(contacts()[0]).toMatchObject({ attempt: 1, internalId: posted.internal_id });
+		const { items } = await campaign('recordResult', {}, [posted]);
+		// Marking it unknown replaced the reason that carried the dial run's policy: a BUSY needs one.
+		expect(items[0].json).toMatchObject({ recorded: false });
+		expect(String(items[0].json.reason)).toMatch(/the next dial run records this result under its own/);
+		expect(contacts()[0]).toMatchObject({ campaignState: 'placed', attempt: 1, internalId: posted.internal_id });
+		const next = await dial({ maxCallsPerRun: 1, retryPolicy: { busy: 0, noAnswer: 0, maxAttempts: 2 } });
+		expect(next.items[0].json).toMatchObject({ resultsRead: 1, placed: 1 });
+		expect(contacts()[0]).toMatchObject({ campaignState: 'placed', attempt: 2 });
+		expect(dialled()).toEqual([phone, phone]);
 	});
 
 	test('a claim the contact does not hold (forged, or of an earlier attempt) finds nothing and changes nothing', async () => {

@@ -172,6 +172,39 @@ export function readRetryPolicy(node: INode, raw: unknown, itemIndex?: number): 
 	return { maxAttempts, delays };
 }
 
+/**
+ * The Retry Policy a dial run writes into the reason of each contact it claims (`… Retry Policy {json}`), so that the
+ * call's result is applied under the policy of the run that placed it, wherever the result arrives: one owner, the
+ * dial run. `policyInNote` reads it back, checked as the field is; undefined when the text carries none (a row
+ * claimed by an earlier version, or edited).
+ */
+const POLICY_NOTE = 'Retry Policy ';
+
+export function policyNote(policy: RetryPolicy): string {
+	return `${POLICY_NOTE}${JSON.stringify({ maxAttempts: policy.maxAttempts, delays: Object.fromEntries(policy.delays) })}`;
+}
+
+export function policyInNote(text: unknown): RetryPolicy | undefined {
+	if (typeof text !== 'string') return undefined;
+	const at = text.lastIndexOf(POLICY_NOTE);
+	if (at < 0) return undefined;
+	let value: unknown;
+	try {
+		value = JSON.parse(text.slice(at + POLICY_NOTE.length));
+	} catch {
+		return undefined;
+	}
+	if (!isObject(value) || !isObject(value.delays)) return undefined;
+	const maxAttempts = value.maxAttempts;
+	if (typeof maxAttempts !== 'number' || !Number.isInteger(maxAttempts) || maxAttempts < 1 || maxAttempts > MAX_ATTEMPTS_PER_CONTACT) return undefined;
+	const delays = new Map<string, number>();
+	for (const [status, ms] of Object.entries(value.delays)) {
+		if (!isTypedStatus(status) || NEVER_RETRIED[status] || typeof ms !== 'number' || !(ms >= 0 && ms <= MAX_DELAY_MINUTES * 60_000)) return undefined;
+		delays.set(status, ms);
+	}
+	return { maxAttempts, delays };
+}
+
 function formatMinutes(ms: number): string {
 	const minutes = ms / 60_000;
 	if (minutes < 1) return `${Math.round(ms / 1000)} s`;

@@ -13,7 +13,7 @@ import type { Placement } from '../../../shared/calls/placement';
 import { credentialAssistantKey, outcomeOf, placedItem, readPlacement, refuseAutomaticRetry } from '../../../shared/calls/placement';
 import { markNoCallPlaced } from '../../../shared/calls/messages';
 import type { RetryPolicy } from '../../../shared/campaign/retryPolicy';
-import { readRetryPolicy } from '../../../shared/campaign/retryPolicy';
+import { policyNote, readRetryPolicy } from '../../../shared/campaign/retryPolicy';
 import { outboundBaseUrl } from '../../../shared/transport/endpoint';
 import type { RequestSettings } from '../../../shared/transport/settings';
 import { readRequestSettings } from '../../../shared/transport/settings';
@@ -207,7 +207,16 @@ async function claim(run: Run, contact: ContactRow, now: number): Promise<Contac
 		ctx,
 		table,
 		contact,
-		{ campaignState: 'claimed', attempt: contact.attempt + 1, claimToken: writeToken(ctx), claimedAt: now, internalId: '', dialStatus: '', reason: '' },
+		{
+			campaignState: 'claimed',
+			attempt: contact.attempt + 1,
+			claimToken: writeToken(ctx),
+			claimedAt: now,
+			internalId: '',
+			dialStatus: '',
+			// The policy this call's result is applied under, wherever the result arrives (Record Call Result reads it).
+			reason: `attempt ${contact.attempt + 1} of ${run.policy.maxAttempts}, under the ${policyNote(run.policy)}`,
+		},
 		// Still pending, and still the number read: a contact edited meanwhile is read again by the next run.
 		[
 			{ columnName: 'campaignState', condition: 'eq', value: 'pending' },

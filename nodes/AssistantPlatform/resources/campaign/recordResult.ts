@@ -6,7 +6,7 @@ import type { ContactRow, ContactsTable } from '../../../shared/campaign/contact
 import { readRows } from '../../../shared/transport/dataTables';
 import { normalizeDialStatus } from '../../../shared/calls/dialStatuses';
 import type { RetryPolicy } from '../../../shared/campaign/retryPolicy';
-import { readRetryPolicy } from '../../../shared/campaign/retryPolicy';
+import { decideNextCall, policyInNote } from '../../../shared/campaign/retryPolicy';
 import { outboundBaseUrl } from '../../../shared/transport/endpoint';
 import type { RequestSettings } from '../../../shared/transport/settings';
 import { readRequestSettings } from '../../../shared/transport/settings';
@@ -96,7 +96,6 @@ interface Call {
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const node = this.getNode();
 	// Every setting is checked before n8n's API or the platform is asked for anything.
-	const policy = readRetryPolicy(node, this.getNodeParameter('retryPolicy', 0, {}), 0);
 	const request = readRequestSettings(node, this.getNodeParameter('requestOptions', 0, {}), 0);
 	const verify = this.getNodeParameter('verifyWithRecord', 0, true) !== false;
 	const waitMs = verify ? readRecordWait(node, this.getNodeParameter('recordWaitSeconds', 0, DEFAULT_RECORD_WAIT_SECONDS)) : 0;
@@ -108,10 +107,17 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 		const id = textField(node, 'Internal ID', this.getNodeParameter('internalId', i, ''), i).trim();
 		const reported = normalizeDialStatus(textField(node, 'Dial Status', this.getNodeParameter('dialStatus', i, ''), i, { numbers: false }));
 		const claim = textField(node, 'Contact Claim', this.getNodeParameter('campaignClaim', i, ''), i, { numbers: false }).trim();
-		const json = await recordOne(this, table, policy, { id, claim, reported, verify, waitMs, request, baseURL });
+		const json = await recordOne(this, table, { id, claim, reported, verify, waitMs, request, baseURL });
 		out.push({ json: { internal_id: id || null, ...json }, pairedItem: { item: i } });
 	}
 	return [out];
+}
+
+/** A policy that calls nobody again: enough for ANSWER and DONTCALL, which no policy calls again. */
+const NO_RETRIES: RetryPolicy = { maxAttempts: 1, delays: new Map() };
+
+function noRetryEver(status: string): boolean {
+	return !decideNextCall({ maxAttempts: 2, delays: new Map([[status, 0]]) }, status, 1, 0).callAgain;
 }
 
 function readRecordWait(node: INode, value: unknown): number {
@@ -120,7 +126,7 @@ function readRecordWait(node: INode, value: unknown): number {
 	return Math.round(seconds * 1000);
 }
 
-async function recordOne(ctx: IExecuteFunctions, table: ContactsTable, policy: RetryPolicy, call: Call): Promise<IDataObject> {
+async function recordOne(ctx: IExecuteFunctions, table: ContactsTable, call: Call): Promise<IDataObject> {
 	const calm = { suspicious: false };
 	if (call.id === '') return { recorded: false, reason: 'no internal_id: nothing to record', ...calm };
 	const rows = await readRows(ctx, table.id, [{ columnName: 'internalId', condition: 'eq', value: call.id }], 2);
@@ -135,7 +141,6 @@ async function recordOne(ctx: IExecuteFunctions, table: ContactsTable, policy: R
 				internalId: call.id,
 				// Placed right after its claim: Max Call Length counts from then.
 				placedAt: Number(claimed.claimedAt) || Date.now(),
-				reason: 'placed: its internal_id came with its result',
 			};
 			found = await changeRow(ctx, table, claimed, adopt, [{ columnName: 'claimToken', condition: 'eq', value: String(claimed.claimToken) }]);
 		}
@@ -161,6 +166,13 @@ async function recordOne(ctx: IExecuteFunctions, table: ContactsTable, policy: R
 		status = read.dialStatus;
 	}
 	if (status === '') return { recorded: false, rowId: row.id, reason: 'no dial status: nothing to record', ...suspicion };
+	// The Retry Policy is the dial run's, written in the contact's reason when it was claimed. Only ANSWER and
+	// DONTCALL need none; any other result of a contact whose claim carries none (claimed by an earlier version, or
+	// marked unknown since) is applied by the next dial run's status read, under its own policy.
+	const policy = policyInNote(row.reason) ?? (noRetryEver(status) ? NO_RETRIES : undefined);
+	if (!policy) {
+		return { recorded: false, rowId: row.id, reason: `the contact's claim carries no Retry Policy: the next dial run records this result under its own`, ...suspicion };
+	}
 	const applied = await applyResult(ctx, table, row, status, policy, Date.now());
 	if (!applied) return { recorded: false, rowId: row.id, reason: 'already recorded by another execution', ...suspicion };
 	return { recorded: true, rowId: row.id, campaignState: applied.state, dialStatus: status, attempt: row.attempt, reason: applied.reason, ...suspicion };
