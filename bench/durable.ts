@@ -34,7 +34,6 @@ async function measureSize(sandbox: PlatformSandbox, { n8n, byType }: any, size:
 	const dialNode = parameters(workflows.dial, 'Dial Due Contacts');
 	const retryPolicy = { ...dialNode.retryPolicy, busy: 10 / SPEED, noAnswer: 10 / SPEED };
 	Object.assign(dialNode, { retryPolicy, campaignOptions: { keepDiallingSeconds: 60, checkIntervalSeconds: CHECK_SECONDS } });
-	parameters(workflows.results, 'Record Call Result').retryPolicy = retryPolicy;
 	const [{ id: results }, { id: dial }] = [await n8n.createWorkflow(workflows.results), await n8n.createWorkflow(workflows.dial)];
 	const setUpOnce = await n8n.runWorkflow(results);
 	if (setUpOnce.status !== 'success') throw new Error(`Set Up Once failed: ${JSON.stringify(setUpOnce.data?.resultData?.error)}`);

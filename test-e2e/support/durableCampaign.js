@@ -197,12 +197,14 @@ function durableWorkflows(n8n, byType, { table, window, label, callResults = tru
 	const record = node('Record Call Result').parameters;
 	const trigger = node('Call Result');
 	const ownUrl = `${n8n.url}/webhook/${trigger.webhookId}/${trigger.parameters.webhookSecret}/call-result`;
-	// As written: the table, 5 in flight, Mon-Fri 09:00-20:00 in each contact's `timezone`, BUSY/NOANSWER after 10 min, 3 attempts.
+	// As written: the table, 5 in flight, Mon-Fri 09:00-20:00 in each contact's `timezone`, BUSY/NOANSWER after 10 min, 3
+	// attempts, each run dialling for its minute; the Retry Policy set once, on Dial Due Contacts.
 	assert.equal(dial.contactsTable, TABLE);
+	assert.deepEqual(dial.campaignOptions, { keepDiallingSeconds: 60 });
 	assert.equal(dial.maxCallsInFlight, CAP);
 	assert.deepEqual(dial.callingHours.window, { days: ['monday', 'tuesday', 'wednesday', 'thursday', 'friday'], from: '09:00', to: '20:00', timeZoneColumn: 'timezone' });
 	assert.deepEqual(dial.retryPolicy, { maxAttempts: MAX_ATTEMPTS, busy: 10, noAnswer: 10 });
-	assert.deepEqual(record.retryPolicy, dial.retryPolicy);
+	assert.equal(record.retryPolicy, undefined, 'Record Call Result applies the Retry Policy its contact carries: the example sets none on it');
 	assert.equal(dial.options.callResultUrl, ownUrl, 'the Call Result URL is not the Production URL of the example\'s own trigger');
 	assert.doesNotMatch(JSON.stringify(workflow.nodes), /__[A-Z_]+__/, 'a placeholder was not filled in');
 
@@ -216,7 +218,6 @@ function durableWorkflows(n8n, byType, { table, window, label, callResults = tru
 		campaignOptions: { claimMinutes: CLAIM_MINUTES },
 	});
 	if (!callResults) delete dial.options.callResultUrl;
-	record.retryPolicy = policy;
 
 	const pick = (names) => ({
 		nodes: workflow.nodes.filter((n) => names.includes(n.name)),

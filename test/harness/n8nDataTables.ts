@@ -49,6 +49,8 @@ export interface N8nDataTables {
 	 * `lose` applies them and closes the connection without an answer (the write happened, its answer was lost).
 	 */
 	faultWrites(fault: { kind: 'fail' | 'lose'; times: number; match?: (data: Record<string, Value>) => boolean; status?: number }): void;
+	/** Called with each row update's table and data before it is applied (a test's view of the moment it lands). */
+	onUpdate?: (table: string, data: Record<string, Value>) => void;
 	/** Answers every request with this status until cleared (a broken n8n API). */
 	failWith(status: number | undefined): void;
 	reset(): void;
@@ -165,6 +167,7 @@ export async function startN8nDataTables(apiKey = 'n8n-api-key-for-tests-0123456
 			}
 			if (parts[3] === 'update' && req.method === 'PATCH') {
 				if (writesLeft !== undefined && writesLeft-- <= 0) return send(writeFailure, { message: 'failing on purpose' });
+				store.onUpdate?.(table.name, body.data as Record<string, Value>);
 				const fault = writeFaults.find((f) => f.times > 0 && (!f.match || f.match(body.data as Record<string, Value>)));
 				if (fault) fault.times--;
 				if (fault?.kind === 'fail') return send(fault.status ?? 503, { message: 'failing on purpose' });
@@ -188,7 +191,7 @@ export async function startN8nDataTables(apiKey = 'n8n-api-key-for-tests-0123456
 	});
 	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
 	const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1`;
-	return {
+	const store: N8nDataTables = {
 		url,
 		credentials: { baseUrl: url, apiKey },
 		tables,
@@ -234,6 +237,7 @@ export async function startN8nDataTables(apiKey = 'n8n-api-key-for-tests-0123456
 			failing = status;
 		},
 		reset() {
+			store.onUpdate = undefined;
 			tables.length = 0;
 			requests.length = 0;
 			failing = undefined;
@@ -244,6 +248,7 @@ export async function startN8nDataTables(apiKey = 'n8n-api-key-for-tests-0123456
 		},
 		stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
 	};
+	return store;
 }
 
 /**

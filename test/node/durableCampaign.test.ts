@@ -169,13 +169,16 @@ describe('Dial Due Contacts: short runs that share the lines through the table',
 	});
 
 	test('Keep Dialling For: the lease is written when the run starts and when it ends, not at every pass', async () => {
-		await prepared(numbers(1));
+		await prepared(numbers(2));
 		fx.sandbox.setDialOutcome({ dialstatus: 'ANSWER', ringMs: 0, durationSec: 30 });
+		// The campaign's first run inserts its lease row.
+		await dial({ maxCallsPerRun: 1 });
+		const before = n8nApi.store.requests.length;
 		const { items } = await dial({ campaignOptions: { keepDiallingSeconds: 2, checkIntervalSeconds: 0.1 } });
 		expect(items[0].json).toMatchObject({ placed: 1 });
 		const leases = n8nApi.store.tables.find((t) => t.name === 'Assistant Platform Dial Leases')!;
-		const leaseWrites = n8nApi.store.requests.filter((r) => r.method === 'PATCH' && r.path.includes(leases.id));
-		expect(leaseWrites).toHaveLength(2); // taken, released
+		const leaseRequests = n8nApi.store.requests.slice(before).filter((r) => r.path.includes(leases.id));
+		expect(leaseRequests.map((r) => r.method)).toEqual(['PATCH', 'PATCH']); // taken, released: no read before either
 		expect(n8nApi.store.tables.find((t) => t.name === 'Assistant Platform Call Limits')).toBeUndefined();
 	});
 
@@ -211,28 +214,25 @@ describe('Dial Due Contacts: short runs that share the lines through the table',
 	test('a pass that lasts longer than the lease: renewed before its claims, so a run started meanwhile finds it held and dials nothing', async () => {
 		await prepared(numbers(20));
 		fx.sandbox.setDialOutcome({ dialstatus: 'ANSWER', ringMs: 0, durationSec: 3600 });
-		// Each POST takes 45 s of n8n's clock: one pass of 12 calls lasts 9 minutes, far past a two-minute lease.
+		// Each claim takes 45 s of n8n's clock (a slow n8n): one pass of 12 claims lasts 9 minutes, far past a two-minute lease.
 		const started = Date.now();
 		let shift = 0;
 		const now = jest.spyOn(Date, 'now').mockImplementation(() => Math.round(performance.timeOrigin + performance.now()) + shift);
-		const expired: number[] = [];
+		const leaseAtClaims: number[] = [];
+		let claims = 0;
+		let otherRun: ReturnType<typeof dial> | undefined;
+		n8nApi.store.onUpdate = (table, data) => {
+			if (table !== TABLE || data.campaignState !== 'claimed') return;
+			shift += 45_000;
+			const lease = n8nApi.store.tables.find((t) => t.name === 'Assistant Platform Dial Leases')!.rows[0];
+			leaseAtClaims.push(Number(lease.until) - Date.now());
+			// Another scheduled run, four and a half minutes into the pass.
+			if (++claims === 6) otherRun = dial({ maxCallsInFlight: 12, maxCallsPerRun: 12 });
+		};
 		let other: Awaited<ReturnType<typeof dial>> | undefined;
 		try {
-			const long = dial({ maxCallsInFlight: 12, maxCallsPerRun: 12 });
-			let seen = 0;
-			let otherRun: ReturnType<typeof dial> | undefined;
-			for (let waited = 0; seen < 12 && waited < 5000; waited++) {
-				await new Promise((r) => setTimeout(r, 2));
-				if (dialled().length === seen) continue;
-				seen = dialled().length;
-				shift += 45_000;
-				const lease = n8nApi.store.tables.find((t) => t.name === 'Assistant Platform Dial Leases')!.rows[0];
-				if (lease.holder !== '' && Number(lease.until) < Date.now()) expired.push(seen);
-				// Another scheduled run, four and a half minutes into the pass.
-				if (seen >= 6 && !otherRun) otherRun = dial({ maxCallsInFlight: 12, maxCallsPerRun: 12 });
-			}
+			const { items, error } = await dial({ maxCallsInFlight: 12, maxCallsPerRun: 12 });
 			other = await otherRun;
-			const { items, error } = await long;
 			expect(error).toBeUndefined();
 			expect(items[0].json).toMatchObject({ placed: 12 });
 		} finally {
@@ -240,7 +240,9 @@ describe('Dial Due Contacts: short runs that share the lines through the table',
 		}
 		expect(Date.now() - started).toBeLessThan(60_000);
 		expect(other?.items[0].json).toMatchObject({ placed: 0, message: 'Another run of this campaign is dialling: nothing was dialled by this one.' });
-		expect(expired).toEqual([]);
+		// At every claim the lease had time left (it is renewed when less than a minute is left, before the claim).
+		expect(leaseAtClaims).toHaveLength(12);
+		expect(Math.min(...leaseAtClaims)).toBeGreaterThan(0);
 		expect(dialled()).toHaveLength(12);
 		expect(fx.sandbox.callsInFlight).toBe(12);
 	});
@@ -315,9 +317,8 @@ describe('Dial Due Contacts: short runs that share the lines through the table',
 	test("the platform accepted a call but the table could not be written: the output says so, the contact stays claimed and later becomes unknown", async () => {
 		const [phone] = numbers(1);
 		await prepared([phone]);
-		n8nApi.store.failWritesAfter(4, 503);
+		n8nApi.store.faultWrites({ kind: 'fail', status: 503, times: 3, match: (data) => data.campaignState === 'placed' });
 		const { error } = await dial();
-		n8nApi.store.failWritesAfter(undefined);
 		expect(error?.message).toMatch(/was placed \(internal_id .+\) but could not be recorded/);
 		expect(stateOf(phone)).toBe('claimed');
 		contacts()[0].claimedAt = Date.now() - 10 * 60_000;

@@ -116,20 +116,46 @@ export async function openContactsTable(
 
 /**
  * Rows added without a state (imported, or added while the campaign runs) become pending, due now: one update for
- * empty cells and one for blank ones (n8n's API takes only eq, neq, like, ilike, gt, gte, lt and lte in an update's
- * filter; eq null is IS NULL).
+ * empty and blank cells (n8n's API takes only eq, neq, like, ilike, gt, gte, lt and lte in an update's filter; eq
+ * null is IS NULL).
  */
 export async function activateNewRows(ctx: IExecuteFunctions, table: ContactsTable): Promise<void> {
-	for (const empty of [null, '']) {
-		await updateRows(
-			ctx,
-			table.id,
-			[{ columnName: 'campaignState', condition: 'eq', value: empty }],
-			{ campaignState: 'pending', attempt: 0, nextAttemptAt: 0, version: 0 },
-			undefined,
-			false,
-		);
-	}
+	await updateRows(
+		ctx,
+		table.id,
+		[
+			{ columnName: 'campaignState', condition: 'eq', value: null },
+			{ columnName: 'campaignState', condition: 'eq', value: '' },
+		],
+		{ campaignState: 'pending', attempt: 0, nextAttemptAt: 0, version: 0 },
+		undefined,
+		false,
+		'or',
+	);
+}
+
+/** The calls in flight: every claimed or placed contact, in one read (page by page), up to `limit` rows. */
+export async function rowsInFlight(ctx: IExecuteFunctions, table: ContactsTable, limit: number): Promise<{ rows: Row[]; more: boolean }> {
+	const rows: Row[] = [];
+	let more = false;
+	await forEachRow(
+		ctx,
+		table.id,
+		[
+			{ columnName: 'campaignState', condition: 'eq', value: 'claimed' },
+			{ columnName: 'campaignState', condition: 'eq', value: 'placed' },
+		],
+		(row) => {
+			if (rows.length >= limit) {
+				more = true;
+				return false;
+			}
+			rows.push(row);
+			return true;
+		},
+		'or',
+	);
+	return { rows, more };
 }
 
 /**

@@ -2,8 +2,8 @@ import type { IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { markNoCallPlaced } from '../calls/messages';
-import type { Row } from '../transport/dataTables';
-import { ensureTable, insertRows, readRows, updateIfUnchanged, writeToken } from '../transport/dataTables';
+import type { Condition, Row } from '../transport/dataTables';
+import { ensureTable, insertRows, readRows, updateRows, writeToken } from '../transport/dataTables';
 
 /*
  * A campaign's dial lease: one dial run at a time per contacts table, so that its calls in flight are counted and
@@ -12,11 +12,11 @@ import { ensureTable, insertRows, readRows, updateIfUnchanged, writeToken } from
  * limit, nor a limit a campaign). A lease lasts LEASE_MS and the run that holds it renews it before each claim once
  * less than RENEW_BEFORE_MS is left, so it cannot lapse while its run dials however long the run lasts; a renewal
  * that finds the lease taken by another run stops the claims at once. A crashed run's lease ends LEASE_MS after its
- * last renewal. Every change is a compare-and-set on the row's version (docs/assumptions.md, "Durable state").
+ * last renewal (docs/assumptions.md, "Durable state").
  */
 
 export const LEASE_TABLE = 'Assistant Platform Dial Leases';
-const COLUMNS = { contactsTable: 'string', holder: 'string', until: 'number', version: 'number', token: 'string' } as const;
+const COLUMNS = { contactsTable: 'string', holder: 'string', until: 'number' } as const;
 /** How long a lease lasts from its last renewal. */
 export const LEASE_MS = 120_000;
 /**
@@ -24,8 +24,6 @@ export const LEASE_MS = 120_000;
  * included, so a claim made under the lease is written before it could end.
  */
 export const RENEW_BEFORE_MS = 60_000;
-/** Compare-and-set attempts of one change before the run stops, saying so. */
-const MAX_ATTEMPTS = 10;
 
 const OWNER = "Dial Due Contacts takes its campaign's dial lease before it dials, so that no other run dials the same lines; it refuses rather than guess.";
 
@@ -37,69 +35,67 @@ export interface DialLease {
 	release(): Promise<void>;
 }
 
-interface LeaseRow {
-	id: number;
-	version: number;
-	holder: string;
-	until: number;
-}
-
+/**
+ * Each change is one conditional update of the campaign's row, whose `holder` (unique to each run) says who won: take
+ * writes it where the lease has ended (`until` in the past; a released lease has 0), keep and release only where it is
+ * still this run's. No read comes before a write, so taking, keeping and giving back a lease cost one request each.
+ */
 export function dialLease(ctx: IExecuteFunctions, contactsTableId: string): DialLease {
 	const holder = writeToken(ctx);
 	let tableId: string | undefined;
-	/** The row as this run last wrote it (undefined until it holds the lease). */
-	let mine: LeaseRow | undefined;
+	/** Until when this run holds the lease (0: it does not). */
+	let until = 0;
 
 	const open = async () => (tableId ??= await openLeaseTable(ctx));
-	const read = async (): Promise<LeaseRow> => await leaseRow(ctx, await open(), contactsTableId);
-	const write = async (row: LeaseRow, data: { holder: string; until: number }): Promise<LeaseRow | undefined> => {
-		const written = await updateIfUnchanged(ctx, await open(), row, data, { tokenColumn: 'token' });
-		return written ? { id: row.id, version: row.version + 1, ...data } : undefined;
+	const campaign: Condition = { columnName: 'contactsTable', condition: 'eq', value: contactsTableId };
+	const mine: Condition = { columnName: 'holder', condition: 'eq', value: holder };
+	/** Writes `data` where `where` holds; whether the campaign's row is this run's afterwards. */
+	const write = async (where: Condition[], data: { holder: string; until: number }): Promise<boolean> => {
+		const id = await open();
+		let rows: Row[] | undefined;
+		let lost: unknown;
+		try {
+			rows = await updateRows(ctx, id, [campaign, ...where], data);
+		} catch (error) {
+			lost = error;
+		}
+		if (rows) return rows.length > 0 && rows.every((row) => row.holder === holder);
+		// The answer may be lost, not the write: the row says whether this run holds the lease.
+		const now = await readRows(ctx, id, [campaign], 10).catch(() => undefined);
+		if (!now) throw lost;
+		return now.length > 0 && now.every((row) => row.holder === data.holder && row.until === data.until);
 	};
 
 	return {
 		async take() {
-			for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-				const row = await read();
-				if (row.holder !== '' && row.holder !== holder && row.until > Date.now()) return false;
-				mine = await write(row, { holder, until: Date.now() + LEASE_MS });
-				if (mine) return true;
-			}
-			throw refusal(ctx, `the dial lease in the data table "${LEASE_TABLE}" kept changing under ${MAX_ATTEMPTS} attempts to take it`);
-		},
-		async keep() {
-			if (!mine) return false;
-			if (mine.until - Date.now() >= RENEW_BEFORE_MS) return true;
-			let row: LeaseRow = mine;
-			for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-				const renewed = await write(row, { holder, until: Date.now() + LEASE_MS });
-				if (renewed) {
-					mine = renewed;
+			const now = Date.now();
+			const next = now + LEASE_MS;
+			for (let attempt = 0; attempt < 2; attempt++) {
+				if (await write([{ columnName: 'until', condition: 'lt', value: now }], { holder, until: next })) {
+					until = next;
 					return true;
 				}
-				// Changed since this run wrote it: still this run's only if nobody took it meanwhile.
-				row = await read();
-				if (row.holder !== holder) {
-					mine = undefined;
-					return false;
-				}
+				// Nothing written: held by another run, or the campaign has no row yet (its first run inserts it).
+				if (attempt > 0 || (await hasRow(ctx, await open(), campaign))) return false;
+				await insertRows(ctx, await open(), [{ contactsTable: contactsTableId, holder: '', until: 0 }]);
 			}
 			return false;
 		},
+		async keep() {
+			if (until === 0) return false;
+			const now = Date.now();
+			if (until - now >= RENEW_BEFORE_MS) return true;
+			// Only where this run still holds it: a lease that lapsed and was taken by another run is not taken back.
+			const next = now + LEASE_MS;
+			until = (await write([mine], { holder, until: next })) ? next : 0;
+			return until !== 0;
+		},
 		async release() {
-			let row = mine;
-			mine = undefined;
-			for (let attempt = 0; row && attempt < MAX_ATTEMPTS; attempt++) {
-				if (await write(row, { holder: '', until: 0 })) return;
-				row = await read();
-				if (row.holder !== holder) return;
-			}
+			if (until === 0) return;
+			until = 0;
+			await updateRows(ctx, await open(), [campaign, mine], { holder: '', until: 0 }, undefined, false);
 		},
 	};
-}
-
-function refusal(ctx: IExecuteFunctions, reason: string): NodeOperationError {
-	return markNoCallPlaced(new NodeOperationError(ctx.getNode(), `Not placed: ${reason}.`, { description: OWNER }));
 }
 
 async function openLeaseTable(ctx: IExecuteFunctions): Promise<string> {
@@ -108,26 +104,21 @@ async function openLeaseTable(ctx: IExecuteFunctions): Promise<string> {
 }
 
 /**
- * The campaign's lease row: the one with the lowest id for its contacts table, inserted on first use (two runs
- * inserting at once both use the lower one). A row someone edited into something else is refused, naming it.
+ * Whether the campaign has its lease row. A row someone edited so that its `until` is not a number is refused, naming
+ * it: no run could take the lease, and none would say why.
  */
-async function leaseRow(ctx: IExecuteFunctions, tableId: string, contactsTableId: string): Promise<LeaseRow> {
-	const byCampaign = [{ columnName: 'contactsTable', condition: 'eq' as const, value: contactsTableId }];
-	let rows: Row[] = await readRows(ctx, tableId, byCampaign, 10);
-	if (rows.length === 0) {
-		await insertRows(ctx, tableId, [{ contactsTable: contactsTableId, holder: '', until: 0, version: 0, token: '' }]);
-		rows = await readRows(ctx, tableId, byCampaign, 10);
+async function hasRow(ctx: IExecuteFunctions, tableId: string, campaign: Condition): Promise<boolean> {
+	const rows: Row[] = await readRows(ctx, tableId, [campaign], 10);
+	for (const row of rows) {
+		if (typeof row.until !== 'number' || !Number.isFinite(row.until)) {
+			throw markNoCallPlaced(
+				new NodeOperationError(
+					ctx.getNode(),
+					`Not placed: the dial lease in the data table "${LEASE_TABLE}" is unreadable (row ${row.id}: until must be a number); delete that row to start the lease anew.`,
+					{ description: OWNER },
+				),
+			);
+		}
 	}
-	if (rows.length === 0) throw refusal(ctx, `the dial lease of this campaign could not be written to the data table "${LEASE_TABLE}"`);
-	const row = rows.reduce((a, b) => (b.id < a.id ? b : a));
-	const holder = row.holder ?? '';
-	const until = row.until ?? 0;
-	const version = row.version ?? 0;
-	if (typeof holder !== 'string' || typeof until !== 'number' || !Number.isFinite(until) || typeof version !== 'number' || !Number.isInteger(version)) {
-		throw refusal(
-			ctx,
-			`the dial lease in the data table "${LEASE_TABLE}" is unreadable (row ${row.id}: holder text, until and version numbers); delete that row to start the lease anew`,
-		);
-	}
-	return { id: row.id, version, holder, until };
+	return rows.length > 0;
 }

@@ -128,8 +128,11 @@ export async function ensureTable(
 	return { table, created };
 }
 
-function filterOf(conditions: Condition[]): IDataObject {
-	return { type: 'and', filters: conditions as unknown as IDataObject[] };
+/** How a filter's conditions combine: every one (and) or any one (or). */
+export type Match = 'and' | 'or';
+
+function filterOf(conditions: Condition[], match: Match = 'and'): IDataObject {
+	return { type: match, filters: conditions as unknown as IDataObject[] };
 }
 
 /** n8n's largest page of rows. */
@@ -148,19 +151,25 @@ export async function readPage(
 	limit: number,
 	cursor: string | undefined,
 	itemIndex?: number,
+	match: Match = 'and',
 ): Promise<{ rows: Row[]; next?: string }> {
 	const qs: IDataObject = { limit };
-	if (conditions.length > 0) qs.filter = JSON.stringify(filterOf(conditions));
+	if (conditions.length > 0) qs.filter = JSON.stringify(filterOf(conditions, match));
 	if (cursor) qs.cursor = cursor;
 	const { body } = await n8nApi(ctx, 'GET', `/data-tables/${encodeStrictly(tableId)}/rows`, { qs, itemIndex });
 	const next = (body as IDataObject | undefined)?.nextCursor;
 	return { rows: listOf(body) as Row[], next: typeof next === 'string' && next !== '' ? next : undefined };
 }
 
-/** A data table by id, or else by name; undefined when there is none. */
+/** What an id of n8n's data tables can be (n8n makes them of letters and digits): anything else is only a name. */
+const MAYBE_AN_ID = /^[A-Za-z0-9_-]{1,64}$/;
+
+/** A data table by id, or else by name; undefined when there is none. A text that cannot be an id is looked up by name at once. */
 export async function findTable(ctx: IExecuteFunctions, idOrName: string, itemIndex?: number): Promise<DataTable | undefined> {
-	const byId = await n8nApi(ctx, 'GET', `/data-tables/${encodeStrictly(idOrName)}`, { itemIndex, passStatuses: [400, 404] });
-	if (byId.statusCode < 300 && typeof (byId.body as DataTable | undefined)?.id === 'string') return byId.body as DataTable;
+	if (MAYBE_AN_ID.test(idOrName)) {
+		const byId = await n8nApi(ctx, 'GET', `/data-tables/${encodeStrictly(idOrName)}`, { itemIndex, passStatuses: [400, 404] });
+		if (byId.statusCode < 300 && typeof (byId.body as DataTable | undefined)?.id === 'string') return byId.body as DataTable;
+	}
 	const { body } = await n8nApi(ctx, 'GET', '/data-tables', { qs: { filter: JSON.stringify({ name: idOrName }), limit: 100 }, itemIndex });
 	return listOf(body).find((table) => table.name === idOrName) as DataTable | undefined;
 }
@@ -189,24 +198,26 @@ export async function updateRows(
 	data: IDataObject,
 	itemIndex?: number,
 	returnData = true,
+	match: Match = 'and',
 ): Promise<Row[]> {
 	const { body } = await n8nApi(ctx, 'PATCH', `/data-tables/${encodeStrictly(tableId)}/rows/update`, {
-		body: { filter: filterOf(conditions), data, returnData },
+		body: { filter: filterOf(conditions, match), data, returnData },
 		itemIndex,
 	});
 	return (Array.isArray(body) ? body : listOf(body)) as Row[];
 }
 
-/** Every row matching the conditions, page by page; `visit` returns false to stop there. */
+/** Every row matching the conditions (every one, or with `match` 'or' any one), page by page; `visit` returns false to stop there. */
 export async function forEachRow(
 	ctx: IExecuteFunctions,
 	tableId: string,
 	conditions: Condition[],
 	visit: (row: Row) => boolean | void,
+	match: Match = 'and',
 ): Promise<void> {
 	let cursor: string | undefined;
 	do {
-		const page = await readPage(ctx, tableId, conditions, MAX_ROWS_PER_PAGE, cursor);
+		const page = await readPage(ctx, tableId, conditions, MAX_ROWS_PER_PAGE, cursor, undefined, match);
 		for (const row of page.rows) if (visit(row) === false) return;
 		cursor = page.rows.length > 0 ? page.next : undefined;
 	} while (cursor);

@@ -2,12 +2,12 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 import { NodeOperationError, sleep } from 'n8n-workflow';
 
 import type { ContactRow, ContactsTable } from '../../../shared/campaign/contactsTable';
-import { activateNewRows, asContact, campaignStatus, changeRow, claimContext, openContactsTable, rowsInState } from '../../../shared/campaign/contactsTable';
+import { activateNewRows, asContact, campaignStatus, changeRow, claimContext, openContactsTable, rowsInFlight, rowsInState } from '../../../shared/campaign/contactsTable';
 import { carryInCallResultUrl } from '../../../shared/campaign/options';
 import { isOpen, nextOpening } from '../../../shared/campaign/callingHours';
 import type { DialLease } from '../../../shared/campaign/dialLease';
 import { dialLease } from '../../../shared/campaign/dialLease';
-import { forEachRow, writeToken } from '../../../shared/transport/dataTables';
+import { MAX_ROWS_PER_PAGE, writeToken } from '../../../shared/transport/dataTables';
 import { outboundApi } from '../../../shared/transport/outbound';
 import type { Placement } from '../../../shared/calls/placement';
 import { credentialAssistantKey, outcomeOf, placedItem, readPlacement, refuseAutomaticRetry } from '../../../shared/calls/placement';
@@ -116,19 +116,22 @@ function placedBy(run: Run): number {
 }
 
 async function dialRun(ctx: IExecuteFunctions, run: Run, summary: IDataObject, until: number): Promise<void> {
-	await activateNewRows(ctx, run.table);
 	const totals: Record<string, number> = {};
 	let inFlightBefore: number | undefined;
 	const noRecord: NoRecordReads = new Map();
 	for (let pass = 0; ; pass++) {
-		const settled = await reconcile(ctx, run.table, run.settings, run.policy, run.request, run.baseURL, noRecord);
-		for (const [key, value] of Object.entries(settled)) totals[key] = (totals[key] ?? 0) + Number(value);
-		run.busyNumbers.clear();
 		if (!(await keepLease(run))) break;
-		const inFlight = await callsInFlight(run);
+		// The calls in flight, read once per pass: settled first (unconfirmed claims, status records), then counted.
+		const flight = await rowsInFlight(ctx, run.table, run.settings.maxInFlight + MAX_READ_PER_PASS);
+		const { report, ended } = await reconcile(ctx, run.table, run.settings, run.policy, run.request, run.baseURL, flight.rows, noRecord);
+		for (const [key, value] of Object.entries(report)) totals[key] = (totals[key] ?? 0) + Number(value);
+		run.busyNumbers.clear();
+		const live = flight.rows.filter((row) => !ended.has(row.id));
+		for (const row of live) run.busyNumbers.add(dialNumber(row[run.settings.phoneColumn]));
+		const inFlight = flight.more ? Math.max(live.length, run.settings.maxInFlight) : live.length;
 		inFlightBefore ??= inFlight;
 		const free = Math.max(0, Math.min(run.settings.maxInFlight - inFlight, run.settings.maxPerRun - placedBy(run)));
-		if (free > 0) await dialDue(run, free);
+		if (free > 0) await dialDue(run, free, pass === 0);
 		// One pass, unless Keep Dialling For says to go on while lines free up (and there may be more to place).
 		if (run.stop || Date.now() + run.settings.checkMs > until || ctx.getExecutionCancelSignal?.()?.aborted) break;
 		if (placedBy(run) >= run.settings.maxPerRun) break;
@@ -138,20 +141,14 @@ async function dialRun(ctx: IExecuteFunctions, run: Run, summary: IDataObject, u
 	if (run.stop) summary.stoppedBecause = run.stop;
 }
 
-/**
- * The calls in flight, from the table: claimed and placed contacts (their numbers are busy too), read page by page
- * until there are no more or they fill every line.
- */
-async function callsInFlight(run: Run): Promise<number> {
-	let count = 0;
-	for (const state of ['claimed', 'placed'] as const) {
-		await forEachRow(run.ctx, run.table.id, [{ columnName: 'campaignState', condition: 'eq', value: state }], (row) => {
-			count++;
-			run.busyNumbers.add(String(row[run.settings.phoneColumn] ?? '').replace(/[\s().-]/g, ''));
-			return count <= run.settings.maxInFlight;
-		});
-	}
-	return count;
+/** Rows of calls in flight a pass reads beyond Max Calls in Flight: enough to settle the ones waiting longest. */
+const MAX_READ_PER_PASS = 250;
+/** POSTs of one run at once: the claims before them are written one at a time, each POST starts right after its claim. */
+const POSTS_AT_ONCE = 50;
+
+/** A number as the campaign compares numbers (a number is never in two calls of the campaign at once). */
+function dialNumber(value: unknown): string {
+	return String(value ?? '').replace(/[\s().-]/g, '');
 }
 
 /** Whether the run still holds its dial lease (renewed when it runs low); when it lost it, the run stops saying so. */
@@ -161,28 +158,54 @@ async function keepLease(run: Run): Promise<boolean> {
 	return false;
 }
 
-/** Claims and places up to `free` due contacts, one at a time. */
-async function dialDue(run: Run, free: number): Promise<void> {
-	const now = Date.now();
-	const due = await rowsInState(run.ctx, run.table, 'pending', Math.min(250, free * 4 + 10), [
-		{ columnName: 'nextAttemptAt', condition: 'lte', value: now },
-	]);
+/**
+ * Claims up to `free` due contacts, one at a time, and places each one's call as soon as it is claimed: once the
+ * platform has accepted a call of this run, up to POSTS_AT_ONCE POSTs at once, so a platform that answers slowly
+ * still fills the free lines. Rows added without a state
+ * are made pending when the due read comes back short (`activate`: the run's first pass).
+ */
+async function dialDue(run: Run, free: number, activate: boolean): Promise<void> {
+	const wanted = Math.min(MAX_ROWS_PER_PAGE, free * 4 + 10);
+	const readDue = async () =>
+		await rowsInState(run.ctx, run.table, 'pending', wanted, [{ columnName: 'nextAttemptAt', condition: 'lte', value: Date.now() }]);
+	let due = await readDue();
+	if (activate && due.length < wanted) {
+		await activateNewRows(run.ctx, run.table);
+		due = await readDue();
+	}
 	due.sort((a, b) => Number(a.nextAttemptAt ?? 0) - Number(b.nextAttemptAt ?? 0) || a.id - b.id);
-	let placed = 0;
+	const posting = new Set<Promise<void>>();
+	let launched = 0;
+	let accepted = false;
+	let failure: unknown;
 	for (const raw of due) {
 		// The run's output stays bounded: at most Max Calls per Run items, whatever happened to each contact.
-		if (placed >= free || run.stop || run.output.length >= run.settings.maxPerRun) return;
+		if (launched >= free || run.stop || failure !== undefined || run.output.length + posting.size >= run.settings.maxPerRun) break;
 		const contact = asContact(raw);
 		if ('invalid' in contact) {
 			run.output.push({ rowId: raw.id, campaignState: 'skipped', reason: contact.invalid });
 			continue;
 		}
 		// Counted and claimed under the lease: a run that lost it claims nothing more (another run counts the lines).
-		if (!(await keepLease(run))) return;
+		if (!(await keepLease(run))) break;
 		const claimed = await claim(run, contact, Date.now());
 		if (!claimed) continue;
-		if (await place(run, claimed)) placed++;
+		launched++;
+		const post: Promise<void> = place(run, claimed)
+			.then((placed) => {
+				if (placed) accepted = true;
+			})
+			.catch((error: unknown) => {
+				failure ??= error;
+			})
+			.finally(() => posting.delete(post));
+		posting.add(post);
+		// One POST at a time until the platform has accepted one in this run: a platform that fails every call, or
+		// refuses the account, gets one call before the run stops, not a line's worth.
+		while (posting.size >= (accepted ? POSTS_AT_ONCE : 1)) await Promise.race(posting);
 	}
+	await Promise.all(posting);
+	if (failure !== undefined) throw failure;
 }
 
 /** The checks before a claim (attempts, calling hours, a number already in a call), then the claim itself. */
@@ -201,7 +224,7 @@ async function claim(run: Run, contact: ContactRow, now: number): Promise<Contac
 		await changeRow(ctx, table, contact, { nextAttemptAt: nextOpening(window, now), reason: `outside calling hours (${window.label})` });
 		return undefined;
 	}
-	const number = String(contact[run.settings.phoneColumn] ?? '').replace(/[\s().-]/g, '');
+	const number = dialNumber(contact[run.settings.phoneColumn]);
 	if (run.busyNumbers.has(number)) return undefined;
 	const claimed = await changeRow(
 		ctx,
