@@ -8,7 +8,7 @@ import { round } from './report';
 const dc = fromRoot('test-e2e/support/durableCampaign.js');
 const { buildAndPack, delay } = fromRoot('scripts/n8n-runtime.js');
 const { publishTrigger } = fromRoot('test-e2e/support/workflows.js');
-const { LINES, SPEED, CHECK, MAX_MINUTES } = options('BENCH_DURABLE_', { LINES: 10, SPEED: 4, CHECK: 0, MAX_MINUTES: 50 });
+const { LINES, SPEED, CHECK, MAX_MINUTES, LATENCY } = options('BENCH_DURABLE_', { LINES: 10, SPEED: 4, CHECK: 0, MAX_MINUTES: 50, LATENCY: 0 });
 const CHECK_SECONDS = CHECK || Math.max(0.1, Math.round(10 / SPEED) / 10); // default: 1 s of sandbox time
 const log = logger('bench durable');
 /** The largest execution data (bytes of its JSON) among the newest `limit` executions of a workflow. */
@@ -19,13 +19,15 @@ export async function caseDurable(sandbox: PlatformSandbox, sizes: number[]): Pr
 	const results: Array<Record<string, unknown>> = [];
 	for (const size of sizes) {
 		sandbox.reset();
-		const campaign = await dc.startCampaignN8n({ tarball, sandbox });
+		// The nodes reach n8n's API through a pass-through gate that counts their requests.
+		const campaign = await dc.startCampaignN8n({ tarball, sandbox }, { apiGate: true });
+		sandbox.setLatency(LATENCY);
 		results.push(await measureSize(sandbox, campaign, size).finally(() => campaign.stop()));
 	}
 	return results;
 }
 /** One size: the contacts, both workflows as measured here, the network as planned; the dial workflow published and n8n sampled until every expected call has ended (or MAX_MINUTES); then the figures. */
-async function measureSize(sandbox: PlatformSandbox, { n8n, byType }: any, size: number) {
+async function measureSize(sandbox: PlatformSandbox, { n8n, byType, gate }: any, size: number) {
 	const [plan, t0] = [dc.planDurableCampaign(size), Date.now()];
 	const table = await dc.contactsTable(n8n, dc.TABLE, plan.contacts);
 	log(`${size} contacts inserted in ${((Date.now() - t0) / 1000).toFixed(0)} s`);
@@ -44,6 +46,7 @@ async function measureSize(sandbox: PlatformSandbox, { n8n, byType }: any, size:
 	await n8n.api('POST', `/workflows/${dial}/publish`);
 	const pid = n8n.child.pid; // the leader of n8n's process group
 	const cpuAtStart = (await n8nUsage(pid, true)).cpuMs;
+	const requestsAtStart: number = Object.values(gate.counts as Record<string, number>).reduce((a, b) => a + b, 0);
 	let [rssMB, resultBytes, stopped] = [0, 0, false];
 	for (let tick = 0; ; tick++) {
 		rssMB = Math.max(rssMB, (await n8nUsage(pid, true)).rssMB);
@@ -58,6 +61,7 @@ async function measureSize(sandbox: PlatformSandbox, { n8n, byType }: any, size:
 	const wallMs = Date.now() - started;
 	await delay(3000); // the last results are recorded
 	const cpuMs = (await n8nUsage(pid, true)).cpuMs - cpuAtStart;
+	const requests = Object.values(gate.counts as Record<string, number>).reduce((a, b) => a + b, 0) - requestsAtStart;
 	const dialBytes = await largestExecution(n8n, dial, 250);
 	resultBytes = Math.max(resultBytes, await largestExecution(n8n, results, 50));
 	const { calls, refusals } = sandbox.callJournal;
@@ -88,7 +92,9 @@ async function measureSize(sandbox: PlatformSandbox, { n8n, byType }: any, size:
 		maxInFlight: most,
 		// Per state, for a size that ran to its end (waitingForHours: outside their calling hours by the plan).
 		contactStates: final ? { answered: final.answered, finished: final.finished, failed: final.failed, unknown: final.unknown, waitingForHours: final.waitingForHours } : null,
+		platformLatencyMs: LATENCY,
 		n8nCpuMsPerCall: Math.round(cpuMs / calls.length),
+		n8nApiRequestsPerCall: round(requests / calls.length),
 		statusReadsPerCall: round(sandbox.journal.filter((e) => e.method === 'GET').length / calls.length),
 		refusals429: refusals.length,
 		maxRssMB: Math.round(rssMB),

@@ -1,7 +1,8 @@
 // A pass-through proxy between the nodes' Assistant Platform Data Tables API credential and n8n's public API. Every
 // request goes to n8n unchanged and n8n's answer comes back unchanged, except for one the test chose: that answer is
 // held (n8n has already applied the request) until the test lets it go. A crash suite kills n8n while the node waits
-// for it, at a moment it picks exactly: a contact's claim written in the table and its POST not yet sent.
+// for it, at a moment it picks exactly: a contact's claim written in the table and its POST not yet sent. It counts the
+// requests it passes (`counts`, by method), which the benchmark reports per call.
 'use strict';
 const http = require('node:http');
 
@@ -17,7 +18,10 @@ async function startApiGate(target) {
 	const held = [];
 	const sockets = new Set();
 
+	/** Requests passed through, by method (a benchmark's count of what the nodes asked of n8n's API). */
+	const counts = {};
 	const server = http.createServer((req, res) => {
+		counts[req.method] = (counts[req.method] ?? 0) + 1;
 		const chunks = [];
 		req.on('data', (chunk) => chunks.push(chunk));
 		req.on('end', () => {
@@ -60,6 +64,7 @@ async function startApiGate(target) {
 
 	return {
 		url,
+		counts,
 		/**
 		 * Holds n8n's answer to the next request for which `match({method, path, query, body, status, answer})` is true.
 		 * Resolves with that request once n8n has answered it (and applied it); the node is left waiting.
