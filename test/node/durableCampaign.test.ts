@@ -182,6 +182,37 @@ describe('Dial Due Contacts: short runs that share the lines through the table',
 		expect(n8nApi.store.tables.find((t) => t.name === 'Assistant Platform Call Limits')).toBeUndefined();
 	});
 
+	test("a dial run's requests to n8n's API: per run the table, its status and the lease; per pass one read of the calls in flight and one of the due contacts; per call its claim and its answer", async () => {
+		await prepared(numbers(40));
+		fx.sandbox.setDialOutcome({ dialstatus: 'ANSWER', ringMs: 0, durationSec: 30 });
+		await dial();
+		await endCalls();
+		const before = n8nApi.store.requests.length;
+		const { items } = await dial({ campaignOptions: { statusReads: 0 } });
+		expect(items[0].json).toMatchObject({ inFlightBefore: 3, placed: 0 });
+		const ids = new Map(n8nApi.store.tables.map((t) => [t.id, t.name]));
+		const seen = n8nApi.store.requests.slice(before).map((r) => {
+			const [, , id, rest] = r.path.split('/');
+			return `${r.method} ${id ? `${ids.get(decodeURIComponent(id)) ?? id}${rest ? `/${rest}` : ''}` : '/data-tables'}`;
+		});
+		expect(seen).toEqual([
+			'GET /data-tables', // the contacts table, by its name
+			'GET /data-tables', // the campaign's status: the control table
+			'GET Assistant Platform Campaigns/rows',
+			'GET /data-tables', // the lease table
+			'PATCH Assistant Platform Dial Leases/rows', // taken
+			`GET ${TABLE}/rows`, // the calls in flight (all three busy: no due read)
+			'PATCH Assistant Platform Dial Leases/rows', // given back
+		]);
+		// The calls end: the next run settles them from the same read, then places three more: two writes each.
+		const from = n8nApi.store.requests.length;
+		const next = await dial();
+		expect(next.items[0].json).toMatchObject({ resultsRead: 3, placed: 3 });
+		const rows = n8nApi.store.requests.slice(from).filter((r) => r.path.includes(n8nApi.store.tables.find((t) => t.name === TABLE)!.id));
+		expect(rows.filter((r) => r.method === 'GET')).toHaveLength(2); // in flight, due
+		expect(rows.filter((r) => r.method === 'PATCH')).toHaveLength(3 + 3 * 2); // three results applied, three claims and their answers
+	});
+
 	test('Keep Dialling For: a call still in progress is read again only once it has waited twice as long, not at every pass', async () => {
 		await prepared(numbers(1));
 		fx.sandbox.setDialOutcome({ dialstatus: 'ANSWER', ringMs: 0, durationSec: 30 });
