@@ -7,6 +7,7 @@ import type { FaultSpec } from '../../sandbox';
 import { runAgent } from '../harness/agent';
 import type { ToolCall } from '../harness/agent';
 import { runNode } from '../harness/engine';
+import { callAsMcpClient } from '../harness/mcp';
 import { useCallerAssistant, useSandbox } from '../harness/sandbox';
 
 /*
@@ -63,6 +64,26 @@ describe('what the agent reads when no call was placed', () => {
 		expect(result.error).toMatch(/Retry On Fail/);
 		expect(result.error).toMatch(/No call was placed\./);
 		expect(posts()).toHaveLength(0);
+	});
+
+	test('what an MCP client reads (the message, then the description): no advice only the author can follow', async () => {
+		const [result] = await callAsMcpClient({
+			tool: { name: PLACE_CALL, parameters: { resource: 'outboundCall', operation: 'placeCall', callerId: CALLER }, settings: { retryOnFail: true, maxTries: 2, waitBetweenTries: 0 } },
+			calls: [{ Destination_Number: '+14155550123' }],
+			credentials: fx.credentials,
+		});
+		expect(result.text).toMatch(/^NodeOperationError: Invalid "Retry On Fail": must be off when placing calls\. No call was placed\.\n\nDetails: .*turn Retry On Fail off\.$/s);
+		expect(result.text).not.toMatch(/On Error|Continue On Fail/);
+		expect(posts()).toHaveLength(0);
+	});
+
+	test('outside a tool the description still tells the author how to get one result per call', async () => {
+		const { error } = await runNode({
+			parameters: { resource: 'outboundCall', operation: 'placeCall', callerId: CALLER, dst: '+14155550123' },
+			credentials: fx.credentials,
+			nodeSettings: { retryOnFail: true, maxTries: 2, waitBetweenTries: 1 },
+		});
+		expect(error?.description).toMatch(/turn Retry On Fail off\. Set Settings > On Error to "Continue" \(Continue On Fail\) to get one result item per call instead\.$/);
 	});
 });
 

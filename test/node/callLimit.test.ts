@@ -5,6 +5,7 @@ import { LIMIT_TABLE } from '../../nodes/shared/calls/callLimit';
 import { runAgent, TOOL_TYPE } from '../harness/agent';
 import type { ToolCall } from '../harness/agent';
 import { registerNodeType, runNode } from '../harness/engine';
+import { callAsMcpClient } from '../harness/mcp';
 import { useN8nDataTables } from '../harness/n8nDataTables';
 import { useCallerAssistant, useSandbox } from '../harness/sandbox';
 
@@ -63,12 +64,32 @@ describe('a tool called by something that is not an agent (an MCP Server Trigger
 			continueOnFail: true,
 		});
 
-	test('Max Calls per Agent Run alone: refused before anything is sent, saying why and what to turn on', async () => {
+	test('Max Calls per Agent Run alone: refused before anything is sent, saying first what to turn on, then why', async () => {
 		const { items, error } = await alone();
 		expect(posts()).toHaveLength(0);
 		expect(error?.message ?? items[0]?.json.error).toBe(
-			'Not placed: Max Calls per Agent Run counts the calls of one AI Agent run, and this tool was not called by an AI Agent in this execution (called by "Input"), so the calls cannot be counted. No call was placed.',
+			'Not placed: the workflow\'s author must turn on Limit Calls Across Executions in this tool before it can place calls for a caller that is not an AI Agent (called by "Input"). No call was placed. Max Calls per Agent Run counts only the calls of one AI Agent run, so it cannot count these. Do not try again: tell the user.',
 		);
+	});
+
+	test('what an MCP client reads (n8n\'s tool wrapper: the message, then the description): first, what the author must turn on and that no call was placed; nothing only the author can act on', async () => {
+		const [result] = await callAsMcpClient({ tool: tool(), calls: [{ Destination_Number: '+14155550101' }], credentials: credentials() });
+		expect(posts()).toHaveLength(0);
+		expect(result.isError).toBe(true);
+		const [first] = result.text.replace(/^\w+Error: /, '').split(/(?<=\.) /);
+		expect(first).toMatch(/^Not placed: the workflow's author must turn on Limit Calls Across Executions in this tool/);
+		expect(result.text).toMatch(/No call was placed\./);
+		expect(result.text).not.toMatch(/Settings > On Error|Continue On Fail|(workflow|credential|execution):\S/);
+	});
+
+	test('past Limit Calls Across Executions, what an MCP client reads names no internal key and no advice for the author', async () => {
+		const placeOne = () => callAsMcpClient({ tool: tool(LIMIT), calls: [{ Destination_Number: '+14155550101' }], credentials: credentials() });
+		expect((await placeOne())[0].isError).toBe(false);
+		const [refused] = await placeOne();
+		expect(posts()).toHaveLength(1);
+		expect(refused.isError).toBe(true);
+		expect(refused.text).toMatch(/the most Limit Calls Across Executions allows \(1\)\. No call was placed\./);
+		expect(refused.text).not.toMatch(/Settings > On Error|Continue On Fail|Stopped at item|(workflow|credential|execution):\S/);
 	});
 
 	test('with Limit Calls Across Executions: counted there instead, across executions', async () => {
@@ -162,6 +183,16 @@ describe('Limit Calls Across Executions: a durable count, taken atomically befor
 		const again = await place(LIMIT);
 		expect(again.items[0].json.internal_id).toBeDefined();
 		expect(posts()).toHaveLength(2);
+	});
+
+	test('past the limit in a workflow: the message (all an agent reads of a sub-workflow that failed) names no internal key; the description still advises the author', async () => {
+		expect((await runNode({ parameters: { resource: 'outboundCall', operation: 'placeCall', callerId: CALLER, dst: '+14155550101', ...LIMIT }, credentials: credentials() })).error).toBeUndefined();
+		const { error } = await runNode({ parameters: { resource: 'outboundCall', operation: 'placeCall', callerId: CALLER, dst: '+14155550102', ...LIMIT }, credentials: credentials() });
+		expect(posts()).toHaveLength(1);
+		expect(error?.message).toBe(
+			'Not placed: 1 call was placed in the last 60 minute(s) under this limit, the most Limit Calls Across Executions allows (1). No call was placed. Do not try again now: tell the user the limit is reached.',
+		);
+		expect(error?.description).toMatch(/Raise Max Calls, or wait until the window has passed\. Stopped at item 0\. .* Set Settings > On Error to "Continue"/);
 	});
 
 	test('Count Per Outbound Credential: counted under the credential, across workflows', async () => {

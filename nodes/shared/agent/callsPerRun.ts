@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
 import { assertNotFromModel, isToolRun } from '../n8n/agentTool';
-import { callCapReachedMessage, markNoCallPlaced } from '../calls/messages';
+import { callCapReachedMessage, markNoCallPlaced, NO_CALL_PLACED } from '../calls/messages';
 import { assertIntegerInRange } from '../core/validation';
 
 /*
@@ -77,10 +77,12 @@ export function agentRunCallSlots(ctx: IExecuteFunctions, durableLimit: boolean)
 		// No agent run to count (an MCP client, a test run of the tool alone): the durable limit counts, or nothing is placed.
 		if (durableLimit) return undefined;
 		const caller = ctx.getExecuteData?.()?.source?.main?.[0]?.previousNode;
+		// The message opens with what only the workflow's author can change: the model or MCP client reads it first,
+		// and can only pass it on.
 		throw markNoCallPlaced(
 			new NodeOperationError(
 				node,
-				`Not placed: Max Calls per Agent Run counts the calls of one AI Agent run, and this tool was not called by an AI Agent in this execution (${caller ? `called by "${caller}"` : 'no caller: an MCP client, or the tool run on its own'}), so the calls cannot be counted.`,
+				`Not placed: the workflow's author must turn on Limit Calls Across Executions in this tool before it can place calls for a caller that is not an AI Agent (${caller ? `called by "${caller}"` : 'no caller: an MCP client, or the tool run on its own'}). ${NO_CALL_PLACED} Max Calls per Agent Run counts only the calls of one AI Agent run, so it cannot count these. Do not try again: tell the user.`,
 				{
 					itemIndex: 0,
 					description:

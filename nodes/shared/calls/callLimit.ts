@@ -229,7 +229,7 @@ export function readCallLimit(ctx: IExecuteFunctions): DurableCallLimit | undefi
 				return {
 					refusal: new NodeOperationError(
 						node,
-						`Not placed: ${used} call${used === 1 ? ' was' : 's were'} placed in the last ${windowMs / 60_000} minute(s) under this limit (${key}), the most Limit Calls Across Executions allows (${max}). ${NO_CALL_PLACED} Do not try again now: tell the user the limit is reached.`,
+						`Not placed: ${used} call${used === 1 ? ' was' : 's were'} placed in the last ${windowMs / 60_000} minute(s) under this limit, the most Limit Calls Across Executions allows (${max}). ${NO_CALL_PLACED} Do not try again now: tell the user the limit is reached.`,
 						{
 							itemIndex,
 							description: `Limit Calls Across Executions (in this node) caps the calls placed in a rolling window, counted in the data table "${LIMIT_TABLE}" of this n8n. Raise Max Calls, or wait until the window has passed.`,

@@ -7,10 +7,26 @@
  *   back). Nothing said about such a call tells anyone to try again.
  */
 
+import type { INode } from 'n8n-workflow';
+
+import { isToolRun } from '../n8n/agentTool';
 import type { NodeFailure } from '../transport/errors';
 import { descriptionWithoutRetry } from '../transport/errors';
 
 export const NO_CALL_PLACED = 'No call was placed.';
+
+/**
+ * `advice` for the workflow's author (a node setting, the items of a run), as an error's description says it; none
+ * when the node runs as a tool. There the description is what the model or MCP client reads after the message
+ * (n8n 2.x's tool wrapper sends "<message>\n\nDetails: <description>"; with On Error → Continue, the item's
+ * `description`), and neither can change a setting; one tool call is one item, with no other calls to report.
+ */
+export function forAuthor(node: INode, advice: string): string {
+	return isToolRun(node) ? '' : advice;
+}
+
+/** What gives a run of many calls one result item each, failed ones included: the author's setting. */
+export const CONTINUE_ON_FAIL_ADVICE = 'Set Settings > On Error to "Continue" (Continue On Fail) to get one result item per call instead.';
 
 const UNKNOWN_PREFIX = 'Outcome unknown: ';
 

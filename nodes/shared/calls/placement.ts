@@ -18,7 +18,7 @@ import { redactUrl } from '../core/redact';
 import { callResultFields, INTERNAL_ID_RULE, isInternalId } from './callResult';
 import { isObject } from '../core/object';
 import { acceptanceContradiction } from './acceptance';
-import { describeUnknownOutcome, markNoCallPlaced } from './messages';
+import { CONTINUE_ON_FAIL_ADVICE, describeUnknownOutcome, forAuthor, markNoCallPlaced } from './messages';
 
 export type Route = 'trunk' | 'pbx';
 
@@ -301,8 +301,7 @@ export function refuseAutomaticRetry(node: INode, continueOnFail: boolean): IDat
 			node,
 			'Invalid "Retry On Fail": must be off when placing calls. No call was placed.',
 			{
-				description:
-					'Retry On Fail (node Settings) would run the node again after a failure and call every number a second time. Placing a call is never retried automatically: turn Retry On Fail off, and set On Error to "Continue" to get one result per call.',
+				description: `Retry On Fail (node Settings) would run the node again after a failure and call every number a second time. Placing a call is never retried automatically: turn Retry On Fail off.${forAuthor(node, ` ${CONTINUE_ON_FAIL_ADVICE}`)}`,
 			},
 		);
 		if (!continueOnFail) throw error;

@@ -90,7 +90,7 @@ export async function ensureTable(
 			throw new NodeOperationError(ctx.getNode(), "This n8n's public API has no data tables (/data-tables answered 404)", {
 				itemIndex,
 				description:
-					"n8n offers data tables in its public API from 2.x on; n8n 1.x does not, and it gives community nodes no other way to its data tables. Check the n8n API URL in the Assistant Platform Data Tables API credential (it ends in /api/v1), or run n8n 2.x.",
+					"n8n serves data tables in its public API from 2.x on; n8n 1.x answers 404 here, and with its public API off (N8N_PUBLIC_API_DISABLED=true) 404 at every path of it; it gives community nodes no other way to its data tables. Check the n8n API URL in the Assistant Platform Data Tables API credential (this n8n's address followed by /api/v1), or run n8n 2.x.",
 			});
 		}
 		return listOf(body).find((table) => table.name === name) as DataTable | undefined;

@@ -147,7 +147,7 @@ export function descriptionWithoutRetry(error: NodeFailure): string {
 		.join('');
 }
 
-/** Who answered, in an error's message: the platform, unless a request went elsewhere (n8n's own API). */
+/** Who answered, in an error's message: the platform, unless a request went elsewhere (N8N_PUBLIC_API). */
 export const PLATFORM = 'The platform';
 
 function statusHint(status: number, credentialName: string, service: string): { message: string; hint: string | Hint } {
@@ -187,18 +187,22 @@ function statusHint(status: number, credentialName: string, service: string): { 
 	};
 }
 
+/** An error answer (status >= 400) as a NodeApiError: its message, the hint it is described with, what was answered. */
+function answerError(node: INode, status: number, errorResponse: JsonObject, message: string, hint: Hint, itemIndex?: number): NodeApiError {
+	const error = new NodeApiError(node, errorResponse, {
+		message,
+		description: hintText(hint),
+		httpCode: String(status),
+		itemIndex,
+	});
+	return keepHint(error, hint);
+}
+
 /** A platform error answer (status >= 400) as a NodeApiError with the platform's code and a hint. */
-export function platformApiError(
-	node: INode,
-	status: number,
-	body: unknown,
-	credentialName: string,
-	itemIndex?: number,
-	service = PLATFORM,
-): NodeApiError {
+export function platformApiError(node: INode, status: number, body: unknown, credentialName: string, itemIndex?: number): NodeApiError {
 	const platform = readPlatformError(body);
-	const known = service === PLATFORM && platform.code ? HINTS[platform.code] : undefined;
-	const base = known ?? statusHint(status, credentialName, service);
+	const known = platform.code ? HINTS[platform.code] : undefined;
+	const base = known ?? statusHint(status, credentialName, PLATFORM);
 	const code = platform.code ? `${platform.code}: ` : '';
 	const detail = platform.message && !known ? ` (${platform.message})` : '';
 	const field =
@@ -211,13 +215,92 @@ export function platformApiError(
 		status,
 	};
 	const hint = [...parts(base.hint), field, platform.message && known ? ` Platform said: ${platform.message}` : ''];
-	const error = new NodeApiError(node, errorResponse, {
-		message: `${code}${base.message}${detail}`,
-		description: hintText(hint),
-		httpCode: String(status),
-		itemIndex,
-	});
-	return keepHint(error, hint);
+	return answerError(node, status, errorResponse, `${code}${base.message}${detail}`, hint, itemIndex);
+}
+
+/** Who answers the requests of the Assistant Platform Data Tables API credential, in an error's message. */
+export const N8N_PUBLIC_API = "n8n's public API";
+
+/** A request to n8n's public API, as its errors name it: the method and the path it was sent to (without the query). */
+export interface N8nApiRequest {
+	method: string;
+	path: string;
+}
+
+/** The API key scope each request of the nodes needs in n8n's public API (n8n 2.41.1), the README's list in order. */
+const N8N_API_SCOPES: Array<{ method: string; path: RegExp; scope: string }> = [
+	{ method: 'GET', path: /\/data-tables$/, scope: 'dataTable:list' },
+	{ method: 'POST', path: /\/data-tables$/, scope: 'dataTable:create' },
+	{ method: 'GET', path: /\/data-tables\/[^/]+$/, scope: 'dataTable:read' },
+	{ method: 'POST', path: /\/data-tables\/[^/]+\/columns$/, scope: 'dataTableColumn:create' },
+	{ method: 'GET', path: /\/data-tables\/[^/]+\/rows$/, scope: 'dataTableRow:read' },
+	{ method: 'POST', path: /\/data-tables\/[^/]+\/rows$/, scope: 'dataTableRow:create' },
+	{ method: 'PATCH', path: /\/data-tables\/[^/]+\/rows\/update$/, scope: 'dataTableRow:update' },
+];
+
+/**
+ * What n8n's public API means by the answers whose status alone would mislead (docs/assumptions.md, "Durable
+ * state"; measured on n8n 2.41.1 and 1.123.81): 401 is a wrong key, or on 2.x any key while the public API is off;
+ * 403 a scope the key lacks (or a project its owner cannot open); 404 either a data table that is not there (n8n's
+ * message names it) or no data tables at that URL (1.x, a URL without /api/v1, 1.x's public API off: n8n's
+ * "not found", or Express's HTML page); 400 "… Data table size limit exceeded …" the cap of all data tables' size.
+ */
+function n8nApiHint(
+	status: number,
+	said: string | undefined,
+	request: N8nApiRequest,
+	credentialName: string,
+): { message: string; hint: string } | undefined {
+	if (status === 401) {
+		return {
+			message: `${N8N_PUBLIC_API} refused the API key (401 Unauthorized)`,
+			hint: `Check the API key in the "${credentialName}" credential (in n8n: Settings > n8n API; a key can expire or be deleted), and that n8n's public API is on: while N8N_PUBLIC_API_DISABLED is true, n8n answers every key with 401. Keys are never shown in errors.`,
+		};
+	}
+	if (status === 403) {
+		const needed = N8N_API_SCOPES.find((entry) => entry.method === request.method && entry.path.test(request.path));
+		return {
+			message: `${N8N_PUBLIC_API} refused ${request.method} ${request.path} (403 Forbidden)`,
+			hint: `The API key in the "${credentialName}" credential was accepted but may not do this${needed ? `: it needs the scope ${needed.scope}` : ''} (the nodes use ${N8N_API_SCOPES.map((entry) => entry.scope).join(', ')}), and its owner needs access to the data table's project.`,
+		};
+	}
+	if (status === 404 && said !== undefined && /data table/i.test(said)) {
+		return {
+			message: `${N8N_PUBLIC_API} found no such data table (404 Not Found)`,
+			hint: "It may have been deleted, or be in a project the API key's owner cannot open.",
+		};
+	}
+	if (status === 404) {
+		return {
+			message: `${N8N_PUBLIC_API} answered 404 at ${request.path}: no data tables there`,
+			hint: `Check the n8n API URL in the "${credentialName}" credential: this n8n's address followed by /api/v1 (e.g. https://n8n.example.com/api/v1). n8n serves data tables in its public API from 2.x on; n8n 1.x answers 404 here, and with its public API off (N8N_PUBLIC_API_DISABLED=true) 404 at every path of it.`,
+		};
+	}
+	if (status === 400 && said !== undefined && /data table size limit exceeded/i.test(said)) {
+		return {
+			message: 'n8n refused the write: its data tables are at their size limit',
+			hint: "n8n caps the total size of all its data tables (N8N_DATA_TABLES_MAX_SIZE_BYTES, 200 MB by default) and, once they reach it, refuses every insert and update until they are smaller; reading and deleting rows still work. Delete rows or data tables no longer needed (in n8n's Data tables), or raise N8N_DATA_TABLES_MAX_SIZE_BYTES and restart n8n. n8n measures the size again every few seconds.",
+		};
+	}
+	return undefined;
+}
+
+/**
+ * An error answer of n8n's public API (status >= 400; `body` undefined when it was not JSON, as n8n's own 404 page)
+ * as a NodeApiError: its cause in n8n's terms (n8nApiHint), else what its status means; n8n's message in brackets.
+ */
+export function n8nApiError(
+	node: INode,
+	status: number,
+	body: unknown,
+	credentialName: string,
+	request: N8nApiRequest,
+	itemIndex?: number,
+): NodeApiError {
+	const said = readPlatformError(body).message;
+	const base = n8nApiHint(status, said, request, credentialName) ?? statusHint(status, credentialName, N8N_PUBLIC_API);
+	const errorResponse: JsonObject = { code: null, message: said ?? null, status };
+	return answerError(node, status, errorResponse, `${base.message}${said ? ` (${said})` : ''}`, parts(base.hint), itemIndex);
 }
 
 /** A request that got no usable answer (network error, timeout, malformed body), without leaking request details. */

@@ -13,7 +13,7 @@ import { AnswerTooLargeError, answerLimit, exchangeSignal, receive } from './ans
 import { readBody, secretsOf } from './body';
 import type { CredentialName, RequestContext } from './endpoint';
 import { CREDENTIAL_LABEL, endpointFor, portalBaseUrl } from './endpoint';
-import { describeError, hintOf, platformApiError, transportError } from './errors';
+import { describeError, hintOf, n8nApiError, platformApiError, transportError } from './errors';
 import { backoffMs, networkFailure, retryAfterMs } from './networkErrors';
 import { nodeRequestSettings } from './settings';
 import { redirectError, targetUrl, withQuery } from './url';
@@ -175,7 +175,10 @@ function answeredAttempt(
 	}
 	// Reading it again would read the same: an answer past its bound is not retried.
 	if (received.overflow) throw new AnswerTooLargeError(node, exchange.sizeLimit, policy.itemIndex);
-	const read = readBody(received.data, headers, exchange.secrets);
+	let read = readBody(received.data, headers, exchange.secrets);
+	// n8n's error answers are read by their status even when their body is not JSON: its 404 for a path it does not
+	// serve is Express's HTML page (n8n 1.x with its public API off, an n8n API URL without /api/v1).
+	if (!read.ok && exchange.credential === N8N_API_CREDENTIAL && statusCode >= 400) read = { ok: true, body: undefined };
 	if (!read.ok) {
 		if (policy.retry && !attempt.last) return { retryIn: backoffMs(attempt.index) };
 		throw transportError(
@@ -193,7 +196,7 @@ function answeredAttempt(
 
 /** An error status: a read retries 429 (after Retry-After, within its bound) and 5xx; otherwise an error. */
 function refusedAnswer(
-	{ node, credential, policy }: Exchange,
+	{ node, credential, policy, url, request }: Exchange,
 	statusCode: number,
 	headers: IDataObject,
 	body: unknown,
@@ -205,7 +208,10 @@ function refusedAnswer(
 	if (policy.retry && !attempt.last && retryable && !waitTooLong) {
 		return { retryIn: wait ?? backoffMs(attempt.index) };
 	}
-	const error = platformApiError(node, statusCode, body, CREDENTIAL_LABEL[credential], policy.itemIndex, credential === N8N_API_CREDENTIAL ? "n8n's API" : undefined);
+	const error =
+		credential === N8N_API_CREDENTIAL
+			? n8nApiError(node, statusCode, body, CREDENTIAL_LABEL[credential], { method: String(request.method ?? 'GET').toUpperCase(), path: new URL(url).pathname }, policy.itemIndex)
+			: platformApiError(node, statusCode, body, CREDENTIAL_LABEL[credential], policy.itemIndex);
 	if (policy.retry && retryable) {
 		// Say how the read ended: after the bound of attempts, or at once for a Retry-After beyond the bound.
 		const note = waitTooLong

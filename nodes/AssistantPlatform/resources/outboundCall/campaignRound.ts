@@ -18,7 +18,7 @@ import { MAX_FAILED_STATUS_READS } from './callsInFlight';
 import type { Outcome, Placement } from '../../../shared/calls/placement';
 import type { NextCall, RetryPolicy } from '../../../shared/campaign/retryPolicy';
 import { afterFailedPlacement, decideNextCall, noCall, readRetryPolicy } from '../../../shared/campaign/retryPolicy';
-import { listedCalls } from '../../../shared/calls/messages';
+import { CONTINUE_ON_FAIL_ADVICE, forAuthor, listedCalls } from '../../../shared/calls/messages';
 
 /*
  * Place Call with Campaign options: what each item carries (attempt, Result Context, calling hours,
@@ -174,7 +174,7 @@ export class PlaceCallCampaign {
 			ended.length === 0
 				? ''
 				: `${ended.length} call(s) of this run ended or were given up on before and are NOT in any output, because n8n discards the output of a node that fails (${listedCalls(ended)}): do not place them again either.`,
-			'Set Settings > On Error to "Continue" (Continue On Fail) to get one result item per call instead.',
+			forAuthor(this.node, CONTINUE_ON_FAIL_ADVICE),
 		]
 			.filter((part) => part !== '')
 			.join(' ');

@@ -9,7 +9,7 @@ import { outboundApi } from '../../../shared/transport/outbound';
 import type { NodeFailure } from '../../../shared/transport/errors';
 import type { Outcome, Placement } from '../../../shared/calls/placement';
 import { describeOutcome, failedItem, outcomeOf, placedItem, readPlacement } from '../../../shared/calls/placement';
-import { listedCalls, markNoCallPlaced } from '../../../shared/calls/messages';
+import { CONTINUE_ON_FAIL_ADVICE, forAuthor, listedCalls, markNoCallPlaced } from '../../../shared/calls/messages';
 import type { CallSlots } from '../../../shared/agent/callsPerRun';
 import type { DurableCallLimit, LimitPlace } from '../../../shared/calls/callLimit';
 import type { PlaceResult } from './callsInFlight';
@@ -133,7 +133,8 @@ export class PlaceCallDialler {
 
 	/**
 	 * Without Continue On Fail a failed call ends the run: throws the first failure, its description saying where
-	 * the run stopped and which calls were already placed (they are in no output: n8n discards it).
+	 * the run stopped and which calls were already placed (they are in no output: n8n discards it). Not on a tool
+	 * run, whose one item is the tool call and whose description the model or MCP client reads (forAuthor).
 	 */
 	throwOnFailure(): void {
 		if (this.failures.length === 0) return;
@@ -142,18 +143,21 @@ export class PlaceCallDialler {
 		const placed = [...this.placed].sort((a, b) => a.index - b.index);
 		const unknown = this.failures.filter((f) => f.outcome === 'unknown').length;
 		const ids = placed.map((p) => `item ${p.index}: ${String(p.internalId)}`);
-		const report = [
-			`Stopped at item ${index}.`,
-			placed.length === 0
-				? 'No call was placed before this failure in this run.'
-				: `${placed.length} call(s) were already placed in this run and are NOT in any output, because n8n discards the output of a node that fails (${listedCalls(ids)}). Re-running the node would call them again: remove those items first.`,
-			this.failures.length > 1 ? `${this.failures.length} calls of the last batch failed.` : '',
-			unknown > 0 ? `${unknown} of the failed calls may have been placed (outcome unknown).` : '',
-			'Set Settings > On Error to "Continue" (Continue On Fail) to get one result item per call instead.',
-		]
-			.filter((part) => part !== '')
-			.join(' ');
-		error.description = `${error.description ? `${error.description} ` : ''}${report}`;
+		const report = forAuthor(
+			this.node,
+			[
+				`Stopped at item ${index}.`,
+				placed.length === 0
+					? 'No call was placed before this failure in this run.'
+					: `${placed.length} call(s) were already placed in this run and are NOT in any output, because n8n discards the output of a node that fails (${listedCalls(ids)}). Re-running the node would call them again: remove those items first.`,
+				this.failures.length > 1 ? `${this.failures.length} calls of the last batch failed.` : '',
+				unknown > 0 ? `${unknown} of the failed calls may have been placed (outcome unknown).` : '',
+				CONTINUE_ON_FAIL_ADVICE,
+			]
+				.filter((part) => part !== '')
+				.join(' '),
+		);
+		if (report !== '') error.description = `${error.description ? `${error.description} ` : ''}${report}`;
 		throw error;
 	}
 
