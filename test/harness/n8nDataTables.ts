@@ -48,7 +48,7 @@ export interface N8nDataTables {
 	 * The next `times` row updates whose data `match` accepts: `fail` answers them with `status` (nothing written);
 	 * `lose` applies them and closes the connection without an answer (the write happened, its answer was lost).
 	 */
-	faultWrites(fault: { kind: 'fail' | 'lose'; times: number; match?: (data: Record<string, Value>) => boolean; status?: number }): void;
+	faultWrites(fault: { kind: 'fail' | 'lose'; times: number; match?: (data: Record<string, Value>) => boolean; status?: number; message?: string }): void;
 	/** Called with each row update's table and data before it is applied (a test's view of the moment it lands). */
 	onUpdate?: (table: string, data: Record<string, Value>) => void;
 	/** Answers every request with this status until cleared (a broken n8n API). */
@@ -170,7 +170,7 @@ export async function startN8nDataTables(apiKey = 'n8n-api-key-for-tests-0123456
 				store.onUpdate?.(table.name, body.data as Record<string, Value>);
 				const fault = writeFaults.find((f) => f.times > 0 && (!f.match || f.match(body.data as Record<string, Value>)));
 				if (fault) fault.times--;
-				if (fault?.kind === 'fail') return send(fault.status ?? 503, { message: 'failing on purpose' });
+				if (fault?.kind === 'fail') return send(fault.status ?? 503, { message: fault.message ?? 'failing on purpose' });
 				// n8n 2.41's API validates an update's filter: isEmpty and isNotEmpty are not among its conditions.
 				const conditions = (body.filter as Filter).filters.map((f) => f.condition);
 				if (conditions.some((c) => !['eq', 'neq', 'like', 'ilike', 'gt', 'gte', 'lt', 'lte'].includes(c))) {

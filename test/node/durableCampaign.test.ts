@@ -391,6 +391,41 @@ describe('Dial Due Contacts: short runs that share the lines through the table',
 		expect(contacts()[0].internalId).toBe(fx.sandbox.callJournal.calls[0].internal_id);
 	});
 
+	describe("n8n's data tables at their size limit (n8n refuses every write, 400)", () => {
+		const FULL = 'Validation error with data table request: Data table size limit exceeded: 200MB used, limit is 200MB';
+		const cap = (times: number, match: (data: IDataObject) => boolean) => n8nApi.store.faultWrites({ kind: 'fail', status: 400, times, message: FULL, match });
+
+		test('reached before a claim: nothing is dialled and the run says why, naming the limit', async () => {
+			await prepared(numbers(3));
+			cap(1000, (data) => data.campaignState === 'claimed');
+			const { error } = await dial();
+			expect(error?.message).toMatch(/^n8n refused the write: its data tables are at their size limit/);
+			expect(error?.description).toMatch(/N8N_DATA_TABLES_MAX_SIZE_BYTES/);
+			expect(posts()).toHaveLength(0);
+			expect(contacts().every((row) => row.campaignState === 'pending')).toBe(true);
+		});
+
+		test("reached between a claim and its answer: that one call is reported as placed, naming the limit; no other contact is dialled, and its result finds it once n8n writes again", async () => {
+			const phones = numbers(3);
+			await prepared(phones);
+			fx.sandbox.setDialOutcome({ dialstatus: 'ANSWER', ringMs: 0, durationSec: 5 });
+			cap(1, (data) => data.campaignState === 'placed');
+			const { error } = await dial();
+			expect(error?.message).toMatch(/was placed \(internal_id .+\) but could not be recorded/);
+			expect(error?.description).toMatch(/its data tables are at their size limit/);
+			expect(posts()).toHaveLength(1);
+			const claimed = contacts().find((row) => row.campaignState === 'claimed')!;
+			expect(contacts().filter((row) => row.campaignState === 'pending')).toHaveLength(2);
+			// Space freed: the call's result, with the claim its Call Result URL carried, records it.
+			await endCalls();
+			const [call] = fx.sandbox.callJournal.calls;
+			const result = { internal_id: call.internal_id, dialStatus: 'ANSWER', context: { campaignClaim: `${claimed.id}:${String(claimed.claimToken)}` } };
+			const { items } = await campaign('recordResult', {}, [result]);
+			expect(items[0].json).toMatchObject({ recorded: true, campaignState: 'answered' });
+			expect(claimed).toMatchObject({ campaignState: 'answered', internalId: call.internal_id });
+		});
+	});
+
 	test('a status answer larger than 1 MB is not read as a record: the line stays busy and the read counts as failed', async () => {
 		const [phone] = numbers(1);
 		await prepared([phone]);
