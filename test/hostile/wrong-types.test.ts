@@ -91,10 +91,12 @@ interface Field {
 
 /**
  * Fields that do nothing in a target's configuration: Place Call reads its Retry Policy only with
- * Campaign options (then readRetryPolicy refuses a wrong type, as Call and Wait shows here).
+ * Campaign options (then readRetryPolicy refuses a wrong type, as Call and Wait shows here); Record Call Result
+ * applies the Retry Policy its contact carries (Dial Due Contacts'), never its own.
  */
 const INERT: Record<string, RegExp> = {
 	'outboundCall.placeCall': /^retryPolicy\./,
+	'campaign.recordResult': /^retryPolicy\./,
 	// The Campaign control operations talk only to n8n's API, whose requests have their own timeout and size
 	// limit: Settings > Request Options (the platform's) are not read there.
 	...Object.fromEntries(['summary', 'pause', 'resume', 'stop', 'prepare'].map((op) => [`campaign.${op}`, /^requestOptions\./])),

@@ -284,8 +284,8 @@ describe('Dial Due Contacts: short runs that share the lines through the table',
 		const run = dial({ maxCallsInFlight: 1, maxCallsPerRun: 6, campaignOptions: { keepDiallingSeconds: 300, checkIntervalSeconds: 0.1 } });
 		for (let waited = 0; dialled().length < 1 && waited < 500; waited++) await new Promise((r) => setTimeout(r, 10));
 		// Three minutes pass at once (a stalled process): the lease ends, and another run takes it.
-		const later = Date.now() + 180_000;
-		const now = jest.spyOn(Date, 'now').mockImplementation(() => later + performance.now());
+		const [later, from] = [Date.now() + 180_000, performance.now()];
+		const now = jest.spyOn(Date, 'now').mockImplementation(() => later + (performance.now() - from));
 		const lease = n8nApi.store.tables.find((t) => t.name === 'Assistant Platform Dial Leases')!.rows[0];
 		Object.assign(lease, { holder: 'another-run', until: later + 120_000, version: Number(lease.version) + 1 });
 		try {
