@@ -256,6 +256,12 @@ function register(env) {
 						assert.equal(made, k.point === 'claim' ? row.attempt - 1 : row.attempt, `${k.phone} (killed ${k.point}): ${made} call(s) for attempt ${row.attempt}`);
 					}
 					Object.assign(k, { attempt: row.attempt, calls: made, unknown: recovered ? 0 : 1, recordedByItsClaim: recovered, dialledAtClaimedAttempt: k.point === 'post' || made === row.attempt });
+					if (k.point === 'post') {
+						// Why a held POST's contact was or was not recorded by its result: whether the result was delivered, and what n8n answered.
+						const call = (calls.get(k.phone) ?? [])[row.attempt - 1];
+						const deliveries = env.sandbox.callbacks.filter((c) => c.kind === 'callResult' && call && c.internal_id === call.internal_id);
+						k.resultDeliveries = deliveries.map((c) => ({ status: c.status, error: c.error ?? null, url: c.url.replace(/^.*\?/, '?') }));
+					}
 				}
 				for (const k of killed) if (!k.dialRun) Object.assign(k, { unknown: 0, dialledAtClaimedAttempt: null });
 				assert.deepEqual(figures.unknownContacts.map((u) => u.phone).sort(), killed.filter((k) => k.dialRun && k.unknown === 1).map((k) => k.phone).sort(), 'unknown contacts other than those of the killed dial runs');
@@ -295,7 +301,7 @@ function register(env) {
 						signal: campaign.crashes[i].signal,
 						restartMs: campaign.crashes[i].restartMs,
 						killedDialRun: k.status,
-						...(k.dialRun ? { phone: k.phone, attempt: k.attempt, calls: k.calls, unknown: k.unknown, recordedByItsClaim: k.recordedByItsClaim, dialledAtClaimedAttempt: k.dialledAtClaimedAttempt } : { unknown: 0 }),
+						...(k.dialRun ? { phone: k.phone, attempt: k.attempt, calls: k.calls, unknown: k.unknown, recordedByItsClaim: k.recordedByItsClaim, resultDeliveries: k.resultDeliveries, dialledAtClaimedAttempt: k.dialledAtClaimedAttempt } : { unknown: 0 }),
 					})),
 					dialRuns: runs.length,
 					dialRunsBlockedByALease: runs.filter((r) => /Another run/.test(r.summary.message ?? '')).length,
