@@ -45,6 +45,8 @@ export function dialLease(ctx: IExecuteFunctions, contactsTableId: string): Dial
 	let tableId: string | undefined;
 	/** Until when this run holds the lease (0: it does not). */
 	let until = 0;
+	/** Whether the campaign's row was seen: a run waiting for the lease asks again without reading it each time. */
+	let rowSeen = false;
 
 	const open = async () => (tableId ??= await openLeaseTable(ctx));
 	const campaign: Condition = { columnName: 'contactsTable', condition: 'eq', value: contactsTableId };
@@ -76,7 +78,7 @@ export function dialLease(ctx: IExecuteFunctions, contactsTableId: string): Dial
 					return true;
 				}
 				// Nothing written: held by another run, or the campaign has no row yet (its first run inserts it).
-				if (attempt > 0 || (await hasRow(ctx, await open(), campaign))) return false;
+				if (attempt > 0 || rowSeen || (rowSeen = await hasRow(ctx, await open(), campaign))) return false;
 				await insertRows(ctx, await open(), [{ contactsTable: contactsTableId, holder: '', until: 0 }]);
 			}
 			return false;
