@@ -37,6 +37,11 @@ const NEVER_RETRIED: Record<string, string> = {
 	DONTCALL: 'DONTCALL: the person asked not to be called; never called again',
 };
 
+/** Whether no Retry Policy ever calls after this dial status (ANSWER, DONTCALL): its result needs no policy. */
+export function neverRetried(dialStatus: unknown): boolean {
+	return Object.hasOwn(NEVER_RETRIED, normalizeDialStatus(dialStatus));
+}
+
 /** The decision every call result carries (`nextCall`). */
 export interface NextCall {
 	/** Whether to call this contact again. */

@@ -6,7 +6,7 @@ import type { ContactRow, ContactsTable } from '../../../shared/campaign/contact
 import { readRows } from '../../../shared/transport/dataTables';
 import { normalizeDialStatus } from '../../../shared/calls/dialStatuses';
 import type { RetryPolicy } from '../../../shared/campaign/retryPolicy';
-import { decideNextCall, policyInNote } from '../../../shared/campaign/retryPolicy';
+import { neverRetried, policyInNote } from '../../../shared/campaign/retryPolicy';
 import { outboundBaseUrl } from '../../../shared/transport/endpoint';
 import type { RequestSettings } from '../../../shared/transport/settings';
 import { readRequestSettings } from '../../../shared/transport/settings';
@@ -116,10 +116,6 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 /** A policy that calls nobody again: enough for ANSWER and DONTCALL, which no policy calls again. */
 const NO_RETRIES: RetryPolicy = { maxAttempts: 1, delays: new Map() };
 
-function noRetryEver(status: string): boolean {
-	return !decideNextCall({ maxAttempts: 2, delays: new Map([[status, 0]]) }, status, 1, 0).callAgain;
-}
-
 function readRecordWait(node: INode, value: unknown): number {
 	const seconds = numberField(node, RECORD_WAIT_FIELD, value, DEFAULT_RECORD_WAIT_SECONDS, 0);
 	if (!(seconds >= 0 && seconds <= MAX_RECORD_WAIT_SECONDS)) throw invalid(node, RECORD_WAIT_FIELD, `must be a number from 0 to ${MAX_RECORD_WAIT_SECONDS}`, 0);
@@ -169,7 +165,7 @@ async function recordOne(ctx: IExecuteFunctions, table: ContactsTable, call: Cal
 	// The Retry Policy is the dial run's, written in the contact's reason when it was claimed. Only ANSWER and
 	// DONTCALL need none; any other result of a contact whose claim carries none (claimed by an earlier version, or
 	// marked unknown since) is applied by the next dial run's status read, under its own policy.
-	const policy = policyInNote(row.reason) ?? (noRetryEver(status) ? NO_RETRIES : undefined);
+	const policy = policyInNote(row.reason) ?? (neverRetried(status) ? NO_RETRIES : undefined);
 	if (!policy) {
 		return { recorded: false, rowId: row.id, reason: `the contact's claim carries no Retry Policy: the next dial run records this result under its own`, ...suspicion };
 	}
