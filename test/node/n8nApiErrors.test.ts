@@ -2,12 +2,12 @@ import { createServer } from 'node:http';
 import type { IncomingMessage, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeType } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
 import { LIMIT_TABLE } from '../../nodes/shared/calls/callLimit';
 import { N8N_API_CREDENTIAL } from '../../nodes/shared/core/constants';
-import { platformRequest } from '../../nodes/shared/transport/request';
-import { registerNodeType, runNode } from '../harness/engine';
+import { runNode } from '../harness/engine';
+import { TRANSPORT_PROBE_TYPE } from '../harness/transportProbe';
 import { useCallerAssistant, useSandbox } from '../harness/sandbox';
 import { registerSecret } from '../harness/secretsGuard';
 
@@ -85,33 +85,6 @@ beforeEach(() => {
 	received.length = 0;
 });
 
-/** A node that sends one request through the package transport with the Data Tables API credential. */
-const PROBE_TYPE = 'test.n8nApiErrors.probe';
-class TransportProbe implements INodeType {
-	description = {
-		displayName: 'Transport Probe',
-		name: PROBE_TYPE,
-		group: ['transform'],
-		version: 1,
-		description: 'Sends one request with the Data Tables API credential',
-		defaults: { name: 'Transport Probe' },
-		inputs: ['main'],
-		outputs: ['main'],
-		credentials: [{ name: N8N_API_CREDENTIAL, required: true }],
-		properties: [
-			{ displayName: 'Method', name: 'method', type: 'string', default: 'GET' },
-			{ displayName: 'URL', name: 'url', type: 'string', default: '' },
-		],
-	} as unknown as INodeType['description'];
-
-	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		const method = this.getNodeParameter('method', 0) as 'GET' | 'POST' | 'PATCH';
-		const url = this.getNodeParameter('url', 0) as string;
-		const { statusCode } = await platformRequest(this, N8N_API_CREDENTIAL, { method, url, body: method === 'GET' ? undefined : {} }, { retry: false });
-		return [[{ json: { statusCode } }]];
-	}
-}
-registerNodeType(PROBE_TYPE, new TransportProbe());
 
 const fx = useSandbox();
 useCallerAssistant(fx, CALLER);
@@ -121,7 +94,7 @@ const credentials = () => ({ ...fx.credentials, [N8N_API_CREDENTIAL]: n8nCredent
 const posts = () => fx.sandbox.journal.filter((e) => e.method === 'POST');
 
 async function probe(method: string, url: string) {
-	const { error } = await runNode({ nodeType: PROBE_TYPE, parameters: { method, url }, credentials: { [N8N_API_CREDENTIAL]: n8nCredential() } });
+	const { error } = await runNode({ nodeType: TRANSPORT_PROBE_TYPE, parameters: { method, url }, credentials: { [N8N_API_CREDENTIAL]: n8nCredential() } });
 	expect(error).toBeDefined();
 	return error!;
 }

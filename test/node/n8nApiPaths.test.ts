@@ -1,13 +1,12 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeType } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
 import { AssistantPlatformCallAndWait } from '../../nodes/AssistantPlatformCallAndWait/AssistantPlatformCallAndWait.node';
-import { N8N_API_CREDENTIAL } from '../../nodes/shared/core/constants';
-import { platformRequest } from '../../nodes/shared/transport/request';
 import { TOOL_TYPE } from '../harness/agent';
 import { registerNodeType, runNode } from '../harness/engine';
+import { TRANSPORT_PROBE_TYPE } from '../harness/transportProbe';
 import { useN8nDataTables } from '../harness/n8nDataTables';
 import { useCallerAssistant, useSandbox } from '../harness/sandbox';
 
@@ -23,32 +22,6 @@ const TABLE = 'Contacts';
 const CALL_AND_WAIT_TYPE = 'test.n8nApiPaths.assistantPlatformCallAndWait';
 registerNodeType(CALL_AND_WAIT_TYPE, new AssistantPlatformCallAndWait());
 
-/**
- * A node that sends one request through the package transport with the Data Tables API credential: GET `url` (a
- * path below the credential's n8n API URL, or an absolute URL). It names the credential, as the package's nodes do.
- */
-const PROBE_TYPE = 'test.n8nApiPaths.probe';
-class TransportProbe implements INodeType {
-	description = {
-		displayName: 'Transport Probe',
-		name: PROBE_TYPE,
-		group: ['transform'],
-		version: 1,
-		description: 'Sends one request with the Data Tables API credential',
-		defaults: { name: 'Transport Probe' },
-		inputs: ['main'],
-		outputs: ['main'],
-		credentials: [{ name: N8N_API_CREDENTIAL, required: true }],
-		properties: [{ displayName: 'URL', name: 'url', type: 'string', default: '' }],
-	} as unknown as INodeType['description'];
-
-	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		const url = this.getNodeParameter('url', 0) as string;
-		const { statusCode } = await platformRequest(this, N8N_API_CREDENTIAL, { method: 'GET', url }, { retry: false, passStatuses: [404] });
-		return [[{ json: { statusCode } }]];
-	}
-}
-registerNodeType(PROBE_TYPE, new TransportProbe());
 
 const fx = useSandbox();
 useCallerAssistant(fx, CALLER);
@@ -106,7 +79,7 @@ describe('every request the nodes send with the Data Tables API credential goes 
 });
 
 describe('the transport sends the Data Tables API key nowhere else: refused before anything is sent', () => {
-	const probe = (url: string) => runNode({ nodeType: PROBE_TYPE, parameters: { url }, credentials: credentials() });
+	const probe = (url: string) => runNode({ nodeType: TRANSPORT_PROBE_TYPE, parameters: { url, passStatuses: '404' }, credentials: credentials() });
 
 	test('a path below /data-tables is sent', async () => {
 		const { items, error } = await probe('/data-tables/none/rows');
