@@ -515,6 +515,21 @@ describe('Dial Due Contacts: short runs that share the lines through the table',
 		expect(dialled()).toEqual([phone]);
 	});
 
+	test('a number that cannot be dialled is marked failed from pending, never claimed: n8n stopping before that write leaves it pending, not unknown', async () => {
+		const [phone] = numbers(1);
+		await prepared(['n/a 449', phone]);
+		// n8n refuses the write that marks it failed (as if it stopped right then): the row must not be left claimed.
+		n8nApi.store.faultWrites({ kind: 'fail', status: 503, times: 3, match: (data) => data.campaignState === 'failed' });
+		await dial();
+		expect(stateOf('n/a 449')).toBe('pending');
+		expect(contacts().find((row) => row.phone === 'n/a 449')?.attempt).toBe(0);
+		await endCalls();
+		await dial();
+		expect(stateOf('n/a 449')).toBe('failed');
+		expect(String(contacts().find((row) => row.phone === 'n/a 449')?.reason)).toMatch(/^not dialled: /);
+		expect(dialled()).toEqual([phone]);
+	});
+
 	test('a row whose state someone edited to a word the campaign does not know is never dialled; the summary counts it apart', async () => {
 		const phones = numbers(2);
 		await prepared(phones);

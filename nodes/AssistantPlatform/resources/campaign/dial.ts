@@ -209,7 +209,13 @@ async function dialDue(run: Run, free: number, activate: boolean): Promise<void>
 }
 
 /** The checks before a claim (attempts, calling hours, a number already in a call), then the claim itself. */
-async function claim(run: Run, contact: ContactRow, now: number): Promise<ContactRow | undefined> {
+/** A contact this run holds, and its call as it will be placed. */
+interface Claimed {
+	row: ContactRow;
+	placement: Placement;
+}
+
+async function claim(run: Run, contact: ContactRow, now: number): Promise<Claimed | undefined> {
 	const { ctx, table } = run;
 	if (contact.attempt >= run.policy.maxAttempts) {
 		await changeRow(ctx, table, contact, { campaignState: 'finished', reason: `out of attempts (${contact.attempt} of ${run.policy.maxAttempts})` });
@@ -226,6 +232,20 @@ async function claim(run: Run, contact: ContactRow, now: number): Promise<Contac
 	}
 	const number = dialNumber(contact[run.settings.phoneColumn]);
 	if (run.busyNumbers.has(number)) return undefined;
+	// The number is checked before the claim: one that cannot be dialled is failed from pending, never claimed (a
+	// stop between a claim and its write would leave it unknown, "may have been placed", though nothing could be).
+	const placement = placementOf(run, contact);
+	const stillAsRead = [
+		{ columnName: 'campaignState', condition: 'eq' as const, value: 'pending' },
+		{ columnName: run.settings.phoneColumn, condition: 'eq' as const, value: String(contact[run.settings.phoneColumn] ?? '') },
+	];
+	if ('invalid' in placement) {
+		const failed = { campaignState: 'failed', reason: `not dialled: ${placement.invalid}` };
+		if (await changeRow(ctx, table, contact, failed, stillAsRead)) {
+			run.output.push({ rowId: contact.id, phone: contact[run.settings.phoneColumn] as IDataObject[string], attempt: contact.attempt, ...failed });
+		}
+		return undefined;
+	}
 	const claimed = await changeRow(
 		ctx,
 		table,
@@ -241,34 +261,40 @@ async function claim(run: Run, contact: ContactRow, now: number): Promise<Contac
 			reason: `attempt ${contact.attempt + 1} of ${run.policy.maxAttempts}, under the ${policyNote(run.policy)}`,
 		},
 		// Still pending, and still the number read: a contact edited meanwhile is read again by the next run.
-		[
-			{ columnName: 'campaignState', condition: 'eq', value: 'pending' },
-			{ columnName: run.settings.phoneColumn, condition: 'eq', value: String(contact[run.settings.phoneColumn] ?? '') },
-		],
+		stillAsRead,
 	);
-	if (claimed) run.busyNumbers.add(number);
-	return claimed;
+	if (!claimed) return undefined;
+	run.busyNumbers.add(number);
+	return { row: claimed, placement };
+}
+
+/**
+ * The call of a contact as it would be placed (its number checked: `invalid` says why it cannot be dialled). A field
+ * of the node, not of this contact, stops the run before anything is claimed.
+ */
+function placementOf(run: Run, contact: ContactRow): Placement | { invalid: string } {
+	const node = run.ctx.getNode();
+	const column = run.settings.phoneColumn;
+	try {
+		return readPlacement(run.ctx, node, 0, run.credentialKey, undefined, { value: contact[column], field: `${column} (row ${contact.id})` });
+	} catch (error) {
+		const message = (error as Error).message;
+		if (message.includes(`${column} (row ${contact.id})`) || message.includes('is not in Allowed Destinations')) return { invalid: message };
+		throw markNoCallPlaced(error as Error);
+	}
 }
 
 /** Places the call of a claimed contact and writes what the platform answered; true when it was placed. */
-async function place(run: Run, row: ContactRow): Promise<boolean> {
+async function place(run: Run, { row, placement }: Claimed): Promise<boolean> {
 	const { ctx } = run;
 	const node = ctx.getNode();
-	const column = run.settings.phoneColumn;
-	let placement: Placement;
 	try {
-		placement = readPlacement(ctx, node, 0, run.credentialKey, undefined, { value: row[column], field: `${column} (row ${row.id})` });
 		// The result finds its contact by this claim even when the run stops before the internal_id is written.
 		carryInCallResultUrl(node, 0, placement, { attempt: row.attempt, context: claimContext(row) });
 	} catch (error) {
-		const message = (error as Error).message;
-		if (!message.includes(`${column} (row ${row.id})`) && !message.includes('is not in Allowed Destinations')) {
-			// A field of the node, not of this contact: nothing is dialled this run, and the claim is given back.
-			await release(run, row, message);
-			throw markNoCallPlaced(error as Error);
-		}
-		await record(run, row, { campaignState: 'failed', reason: `not dialled: ${message}` });
-		return false;
+		// The Call Result URL with the claim is too long or not a URL: a field of the node; the claim is given back.
+		await release(run, row, (error as Error).message);
+		throw markNoCallPlaced(error as Error);
 	}
 	let accepted: IDataObject;
 	try {
