@@ -14,7 +14,7 @@
 // placed" and at most one per killed dial run, at most CAP calls at once, 0 refusals; each held claim's contact
 // unknown and not dialled at that attempt. Recorded: which worker ran what, and what n8n made of each killed job
 // (n8n 2.41 fails a stalled job; a job run again on the other worker would be seen in that worker's log).
-// A killed dial run holds the campaign's dial lease until two minutes after its last renewal (docs/campaigns.md), and the
+// A killed dial run holds the campaign's dial lease until a minute after its last renewal (docs/campaigns.md), and the
 // runs started meanwhile end at once: a run is killed once it has placed AFTER calls, so that part of those two
 // minutes has passed and most of its work is done; the rest of them is most of this case's time.
 'use strict';
@@ -173,7 +173,7 @@ module.exports = {
 				if (killNow) await restarting;
 				if (killNow && DIAL_KINDS.has(next.kind)) {
 					// A run that has placed AFTER calls is killed at its next call's moment: most of its work is done, and the
-					// two minutes of its lease have partly passed.
+					// minute of its lease has partly passed.
 					let claims = 0;
 					const held = next.kind === 'claim' ? gate.hold((request) => isClaim(request) && ++claims > AFTER) : undefined;
 					const from = sandbox.journal.length;
@@ -243,7 +243,7 @@ module.exports = {
 					if (done(rows)) break;
 				}
 				// Nothing placed: lines held or contacts waiting for a retry (the next run a second later), or a killed run's
-				// lease not yet over (its two minutes: the next run 10 s later).
+				// lease not yet over (its minute: the next run 10 s later).
 				if (last.summary.placed === 0) await delay(/Another run/.test(last.summary.message ?? '') ? 10000 : 1000);
 			}
 			const runMs = Date.now() - started;

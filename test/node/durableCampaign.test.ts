@@ -245,7 +245,7 @@ describe('Dial Due Contacts: short runs that share the lines through the table',
 	test('a pass that lasts longer than the lease: renewed before its claims, so a run started meanwhile finds it held and dials nothing', async () => {
 		await prepared(numbers(20));
 		fx.sandbox.setDialOutcome({ dialstatus: 'ANSWER', ringMs: 0, durationSec: 3600 });
-		// Each claim takes 45 s of n8n's clock (a slow n8n): one pass of 12 claims lasts 9 minutes, far past a two-minute lease.
+		// Each claim takes 45 s of n8n's clock (a slow n8n): one pass of 12 claims lasts 9 minutes, far past a one-minute lease.
 		const started = Date.now();
 		let shift = 0;
 		const now = jest.spyOn(Date, 'now').mockImplementation(() => Math.round(performance.timeOrigin + performance.now()) + shift);
@@ -271,7 +271,7 @@ describe('Dial Due Contacts: short runs that share the lines through the table',
 		}
 		expect(Date.now() - started).toBeLessThan(60_000);
 		expect(other?.items[0].json).toMatchObject({ placed: 0, message: 'Another run of this campaign is dialling: nothing was dialled by this one.' });
-		// At every claim the lease had time left (it is renewed when less than a minute is left, before the claim).
+		// At every claim the lease had time left (it is renewed when less than 45 s are left, before the claim).
 		expect(leaseAtClaims).toHaveLength(12);
 		expect(Math.min(...leaseAtClaims)).toBeGreaterThan(0);
 		expect(dialled()).toHaveLength(12);

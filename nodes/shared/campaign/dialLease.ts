@@ -18,12 +18,12 @@ import { ensureTable, insertRows, readRows, updateRows, writeToken } from '../tr
 export const LEASE_TABLE = 'Assistant Platform Dial Leases';
 const COLUMNS = { contactsTable: 'string', holder: 'string', until: 'number' } as const;
 /** How long a lease lasts from its last renewal. */
-export const LEASE_MS = 120_000;
+export const LEASE_MS = 60_000;
 /**
  * A lease with less than this left is renewed before the next claim: more than a claim's write needs, read-back
  * included, so a claim made under the lease is written before it could end.
  */
-export const RENEW_BEFORE_MS = 60_000;
+export const RENEW_BEFORE_MS = 45_000;
 
 const OWNER = "Dial Due Contacts takes its campaign's dial lease before it dials, so that no other run dials the same lines; it refuses rather than guess.";
 

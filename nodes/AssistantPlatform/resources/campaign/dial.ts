@@ -83,7 +83,7 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 	if (before) return before;
 	// One dial run at a time per campaign: its calls in flight are counted, then lines filled, with no other run
 	// filling the same lines meanwhile (dialLease: renewed before each claim while the run lasts; a crashed run's
-	// lease ends two minutes after its last renewal). A run that finds it held waits for it, reading it every Check
+	// lease ends a minute after its last renewal). A run that finds it held waits for it, reading it every Check
 	// Interval, while its own Keep Dialling For lasts (so the next scheduled run takes over the lines as soon as the
 	// one before ends); with no Keep Dialling For it ends at once.
 	const lease = dialLease(this, run.table.id);
