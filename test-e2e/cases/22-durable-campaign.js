@@ -10,7 +10,7 @@
 // ended, as runs a minute apart do); results reach the published Call Result -> Record Call Result, and the dial runs'
 // own status reads record those that do not (n8n down when the call ended). After a crash the case starts n8n again
 // and goes on with the next run: nothing else, as the docs say. Time passes for real in n8n: a claim a crash left
-// becomes unknown after Unconfirmed Claim After (1 minute, its minimum), a killed run's dial lease ends two minutes
+// becomes unknown after Unconfirmed Claim After (1 minute, its minimum), a killed run's dial lease ends a minute
 // after its last renewal (runs meanwhile end at once), and retry delays are 6 seconds.
 'use strict';
 const assert = require('node:assert/strict');
@@ -39,7 +39,7 @@ const { isClaim } = require('../support/apiGate');
 const { loadSandbox } = require('../../scripts/n8n-sandbox');
 const { assertNoSecrets } = require('../support/assertions');
 const { waitFor } = require('../support/wait');
-const { errorOf, outputOf, publishTrigger } = require('../support/workflows');
+const { allExecutions, errorOf, outputOf, publishTrigger } = require('../support/workflows');
 
 const CONTACTS = 1000;
 const SPEED = 100;
@@ -163,8 +163,8 @@ function register(env) {
 				const normalSpeed = () => {
 					if (env.sandbox.clock.speed !== SPEED) env.sandbox.clock.setSpeed(SPEED);
 				};
-				const kill = async (next, { executionId, phone, slow = false } = {}) => {
-					killed.push({ point: next.point, progress: Math.round(dialled() * 1000) / 1000, executionId, phone, dialRun: Boolean(executionId) });
+				const kill = async (next, { executionId, phone, slow = false, resultOf } = {}) => {
+					killed.push({ point: next.point, progress: Math.round(dialled() * 1000) / 1000, executionId, phone, dialRun: Boolean(executionId), resultOf });
 					await campaign.crash(POINTS[next.point]);
 					if (slow) env.sandbox.clock.setSpeed(SLOW);
 					gate.release(); // the held answer has nobody left to receive it
@@ -213,9 +213,9 @@ function register(env) {
 						// The next result delivered: n8n has answered the trigger's webhook, Record Call Result is running.
 						const from = env.sandbox.callbacks.length;
 						const slowed = env.sandbox.clock.speed !== SPEED;
-						const arrived = await waitFor('a call result delivered to Call Result', () => env.sandbox.callbacks.slice(from).some((c) => c.kind === 'callResult' && c.status === 200), { timeoutMs: slowed ? 120000 : 5000, intervalMs: 3 }).catch(() => false);
+						const arrived = await waitFor('a call result delivered to Call Result', () => env.sandbox.callbacks.slice(from).find((c) => c.kind === 'callResult' && c.status === 200), { timeoutMs: slowed ? 120000 : 5000, intervalMs: 3 }).catch(() => false);
 						if (arrived) {
-							await kill(next);
+							await kill(next, { resultOf: arrived.internal_id });
 							normalSpeed();
 							continue;
 						}
@@ -261,6 +261,20 @@ function register(env) {
 						const call = (calls.get(k.phone) ?? [])[row.attempt - 1];
 						const deliveries = env.sandbox.callbacks.filter((c) => c.kind === 'callResult' && call && c.internal_id === call.internal_id);
 						k.resultDeliveries = deliveries.map((c) => ({ status: c.status, error: c.error ?? null, url: c.url.replace(/^.*\?/, '?') }));
+						// n8n answers a result on receipt: a kill while its Record Call Result ran loses it (no retry is shown by the spec).
+						k.resultLostWithN8n = killed.some((r) => r.point === 'results' && call && r.resultOf === call.internal_id);
+						if (!recovered && deliveries.length > 0) k.resultInternalId = call.internal_id;
+					}
+				}
+				// A held POST's result that n8n accepted but that left its contact unknown: what Record Call Result said.
+				const unexplained = killed.filter((k) => k.resultInternalId);
+				if (unexplained.length > 0) {
+					const executions = await allExecutions(campaign.n8n, results.id);
+					for (const k of unexplained) {
+						k.recordCallResult = executions
+							.filter((e) => e.mode === 'webhook' && JSON.stringify(e.data?.resultData?.runData?.['Call Result'] ?? '').includes(k.resultInternalId))
+							.map((e) => ({ execution: e.id, status: e.status, error: errorOf(e) || null, output: e.data?.resultData?.runData?.['Record Call Result'] ? outputOf(e, 'Record Call Result') : null }));
+						delete k.resultInternalId;
 					}
 				}
 				for (const k of killed) if (!k.dialRun) Object.assign(k, { unknown: 0, dialledAtClaimedAttempt: null });
@@ -301,7 +315,8 @@ function register(env) {
 						signal: campaign.crashes[i].signal,
 						restartMs: campaign.crashes[i].restartMs,
 						killedDialRun: k.status,
-						...(k.dialRun ? { phone: k.phone, attempt: k.attempt, calls: k.calls, unknown: k.unknown, recordedByItsClaim: k.recordedByItsClaim, resultDeliveries: k.resultDeliveries, dialledAtClaimedAttempt: k.dialledAtClaimedAttempt } : { unknown: 0 }),
+						...(k.resultOf ? { resultOf: k.resultOf } : {}),
+						...(k.dialRun ? { phone: k.phone, attempt: k.attempt, calls: k.calls, unknown: k.unknown, recordedByItsClaim: k.recordedByItsClaim, resultDeliveries: k.resultDeliveries, resultLostWithN8n: k.resultLostWithN8n, recordCallResult: k.recordCallResult, dialledAtClaimedAttempt: k.dialledAtClaimedAttempt } : { unknown: 0 }),
 					})),
 					dialRuns: runs.length,
 					dialRunsBlockedByALease: runs.filter((r) => /Another run/.test(r.summary.message ?? '')).length,

@@ -29,7 +29,7 @@ const {
 	startCampaignN8n,
 	startDial,
 } = require('../support/durableCampaign');
-const { errorOf, outputOf, publishTrigger, triggerUrl } = require('../support/workflows');
+const { allExecutions, errorOf, outputOf, publishTrigger, triggerUrl } = require('../support/workflows');
 
 const CONTACTS = 60;
 const SPEED = 100;
@@ -58,18 +58,6 @@ function shuffled(list, seed) {
 		[out[i], out[j]] = [out[j], out[i]];
 	}
 	return out;
-}
-
-/** Every execution of a workflow (newest first, with data), page by page. */
-async function allExecutions(n8n, workflowId) {
-	const all = [];
-	let cursor;
-	do {
-		const page = await n8n.api('GET', `/executions?includeData=true&limit=100&workflowId=${workflowId}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
-		all.push(...page.data);
-		cursor = page.nextCursor;
-	} while (cursor);
-	return all;
 }
 
 /** What a row was once it was final: any later write changes its version and write token. */

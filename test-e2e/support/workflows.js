@@ -190,3 +190,17 @@ async function unpublishTrigger(n8n, workflowId, triggerNode) {
 }
 
 Object.assign(module.exports, { registersOnPublish, storedRegistration, publishTrigger, unpublishTrigger });
+
+/** Every execution of a workflow (newest first, with data), page by page. */
+async function allExecutions(n8n, workflowId) {
+	const all = [];
+	let cursor;
+	do {
+		const page = await n8n.api('GET', `/executions?includeData=true&limit=100&workflowId=${workflowId}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+		all.push(...page.data);
+		cursor = page.nextCursor;
+	} while (cursor);
+	return all;
+}
+
+module.exports.allExecutions = allExecutions;
