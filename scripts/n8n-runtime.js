@@ -433,6 +433,8 @@ async function startN8n({
 		NODE_ENV: 'production',
 		...(command === 'worker' ? { QUEUE_HEALTH_CHECK_ACTIVE: 'true', QUEUE_HEALTH_CHECK_PORT: String(httpPort), N8N_WORKER_SERVER_ADDRESS: '127.0.0.1' } : {}),
 		...definition.n8nEnv,
+		// N8N_CPU_PROFILE_DIR=<dir>: each n8n process writes a V8 CPU profile there when it exits (bench/profile-summary.ts).
+		...(process.env.N8N_CPU_PROFILE_DIR ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${path.resolve(process.env.N8N_CPU_PROFILE_DIR)}` } : {}),
 		...env,
 	};
 	fs.mkdirSync(path.dirname(logFile), { recursive: true });
