@@ -178,7 +178,7 @@ describe('Dial Due Contacts: short runs that share the lines through the table',
 		expect(items[0].json).toMatchObject({ placed: 1 });
 		const leases = n8nApi.store.tables.find((t) => t.name === 'Assistant Platform Dial Leases')!;
 		const leaseRequests = n8nApi.store.requests.slice(before).filter((r) => r.path.includes(leases.id));
-		expect(leaseRequests.map((r) => r.method)).toEqual(['PATCH', 'PATCH']); // taken, released: no read before either
+		expect(leaseRequests.map((r) => r.method)).toEqual(['PATCH', 'GET', 'PATCH']); // taken (no read before), held the campaign's first row, released
 		expect(n8nApi.store.tables.find((t) => t.name === 'Assistant Platform Call Limits')).toBeUndefined();
 	});
 
@@ -201,6 +201,7 @@ describe('Dial Due Contacts: short runs that share the lines through the table',
 			'GET Assistant Platform Campaigns/rows',
 			'GET /data-tables', // the lease table
 			'PATCH Assistant Platform Dial Leases/rows', // taken
+			'GET Assistant Platform Dial Leases/rows', // the campaign's first row is this run's
 			`GET ${TABLE}/rows`, // the calls in flight (all three busy: no due read)
 			'PATCH Assistant Platform Dial Leases/rows', // given back
 		]);
@@ -313,6 +314,21 @@ describe('Dial Due Contacts: short runs that share the lines through the table',
 		expect(all.length).toBe(3);
 		const claimedOrPlaced = contacts().filter((row) => row.campaignState === 'placed');
 		expect(claimedOrPlaced).toHaveLength(all.length);
+	});
+
+	test("two lease rows for one campaign (two first runs at once each inserted one): only the run that holds the campaign's first row dials", async () => {
+		await prepared(numbers(6));
+		await dial({ maxCallsPerRun: 1 });
+		const leases = n8nApi.store.tables.find((t) => t.name === 'Assistant Platform Dial Leases')!;
+		const [first] = leases.rows;
+		// The first row is held by a run still dialling; a second row, free, was inserted by a run that started with it.
+		Object.assign(first, { holder: 'another-run', until: Date.now() + 50_000, version: Number(first.version ?? 0) + 1 });
+		n8nApi.store.insert(leases, [{ contactsTable: first.contactsTable, holder: '', until: 0 }]);
+		const { items } = await dial();
+		expect(items[0].json).toMatchObject({ placed: 0, message: 'Another run of this campaign is dialling: nothing was dialled by this one.' });
+		expect(dialled()).toHaveLength(1);
+		// Its own row was given back: the holder of the first row is the campaign's one dialler.
+		expect(leases.rows.filter((row) => row.holder !== '' && row.holder !== 'another-run')).toEqual([]);
 	});
 
 	test('the stored attempt counts: BUSY is called again up to Max Attempts, then finished', async () => {

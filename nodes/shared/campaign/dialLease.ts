@@ -12,7 +12,8 @@ import { ensureTable, insertRows, readRows, updateRows, writeToken } from '../tr
  * limit, nor a limit a campaign). A lease lasts LEASE_MS and the run that holds it renews it before each claim once
  * less than RENEW_BEFORE_MS is left, so it cannot lapse while its run dials however long the run lasts; a renewal
  * that finds the lease taken by another run stops the claims at once. A crashed run's lease ends LEASE_MS after its
- * last renewal (docs/assumptions.md, "Durable state").
+ * last renewal (docs/assumptions.md, "Durable state"). A campaign's lease is its first row: two runs started at once
+ * on a campaign without one may each insert a row, and only the holder of the first may dial.
  */
 
 export const LEASE_TABLE = 'Assistant Platform Dial Leases';
@@ -38,7 +39,8 @@ export interface DialLease {
 /**
  * Each change is one conditional update of the campaign's row, whose `holder` (unique to each run) says who won: take
  * writes it where the lease has ended (`until` in the past; a released lease has 0), keep and release only where it is
- * still this run's. No read comes before a write, so taking, keeping and giving back a lease cost one request each.
+ * still this run's. No read comes before a write: keeping and giving back a lease cost one request each, taking it two
+ * (the write, then a read that the campaign's first row is this run's).
  */
 export function dialLease(ctx: IExecuteFunctions, contactsTableId: string): DialLease {
 	const holder = writeToken(ctx);
@@ -68,6 +70,16 @@ export function dialLease(ctx: IExecuteFunctions, contactsTableId: string): Dial
 		return now.length > 0 && now.every((row) => row.holder === data.holder && row.until === data.until);
 	};
 
+	/**
+	 * Whether this run holds the campaign's first row (lowest id). Runs started at once on a campaign without a lease
+	 * row may each insert one; the first row is the lease, so two runs can never both dial.
+	 */
+	const holdsFirstRow = async (): Promise<boolean> => {
+		const rows = await readRows(ctx, await open(), [campaign], 10);
+		const first = rows.reduce<Row | undefined>((low, row) => (low === undefined || row.id < low.id ? row : low), undefined);
+		return first?.holder === holder;
+	};
+
 	return {
 		async take() {
 			const now = Date.now();
@@ -75,7 +87,10 @@ export function dialLease(ctx: IExecuteFunctions, contactsTableId: string): Dial
 			for (let attempt = 0; attempt < 2; attempt++) {
 				if (await write([{ columnName: 'until', condition: 'lt', value: now }], { holder, until: next })) {
 					until = next;
-					return true;
+					if (await holdsFirstRow()) return true;
+					// Two first runs at once can each insert a row: the campaign's lease is its first row, held by another.
+					await this.release();
+					return false;
 				}
 				// Nothing written: held by another run, or the campaign has no row yet (its first run inserts it).
 				if (attempt > 0 || rowSeen || (rowSeen = await hasRow(ctx, await open(), campaign))) return false;
