@@ -208,13 +208,13 @@ async function dialDue(run: Run, free: number, activate: boolean): Promise<void>
 	if (failure !== undefined) throw failure;
 }
 
-/** The checks before a claim (attempts, calling hours, a number already in a call), then the claim itself. */
 /** A contact this run holds, and its call as it will be placed. */
 interface Claimed {
 	row: ContactRow;
 	placement: Placement;
 }
 
+/** The checks before a claim (attempts, calling hours, a number already in a call, the number itself), then the claim itself. */
 async function claim(run: Run, contact: ContactRow, now: number): Promise<Claimed | undefined> {
 	const { ctx, table } = run;
 	if (contact.attempt >= run.policy.maxAttempts) {
