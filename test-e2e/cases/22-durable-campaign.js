@@ -263,10 +263,11 @@ function register(env) {
 						k.resultDeliveries = deliveries.map((c) => ({ status: c.status, error: c.error ?? null, url: c.url.replace(/^.*\?/, '?') }));
 						// n8n answers a result on receipt: a kill while its Record Call Result ran loses it (no retry is shown by the spec).
 						k.resultLostWithN8n = killed.some((r) => r.point === 'results' && call && r.resultOf === call.internal_id);
-						if (!recovered && deliveries.length > 0) k.resultInternalId = call.internal_id;
+						// Only a result n8n accepted while up, and did not die with, needs Record Call Result's own word (a search of every execution).
+						if (!recovered && !k.resultLostWithN8n && deliveries.some((c) => c.status === 200)) k.resultInternalId = call.internal_id;
 					}
 				}
-				// A held POST's result that n8n accepted but that left its contact unknown: what Record Call Result said.
+				// A held POST's result that n8n accepted and recorded, yet its contact stayed unknown: what Record Call Result said.
 				const unexplained = killed.filter((k) => k.resultInternalId);
 				if (unexplained.length > 0) {
 					const executions = await allExecutions(campaign.n8n, results.id);
