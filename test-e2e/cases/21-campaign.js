@@ -1,5 +1,5 @@
 // Example 5 (examples/5-campaign-with-retries.json) at scale on the real n8n: 1,000 contacts against the sandbox's
-// telephone network (each number's outcome per attempt, calls of 50 to 85 s on a clock 100 times faster, an
+// telephone network (each number's outcome per attempt, calls of 50 to 85 s on a clock 200 times faster, an
 // account that allows 5 calls at once), run to completion, checked from the sandbox's call journal and the
 // results data table (test-e2e/support/campaign.js).
 'use strict';
@@ -13,7 +13,7 @@ const { assertNoSecrets } = require('../support/assertions');
 const { errorOf } = require('../support/workflows');
 
 const CONTACTS = 1000;
-const SPEED = 100;
+const SPEED = 200;
 
 function register(env) {
 	describe('example 5: a campaign of 1,000 contacts runs to completion', () => {
