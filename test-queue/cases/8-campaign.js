@@ -1,5 +1,5 @@
 // Case 8, example 5 on queue mode: the campaign of test-e2e's case 21 (1,000 contacts, each number's outcome per
-// attempt, calls of 50 to 85 s on a sandbox clock 200 times faster, an account that allows 5 calls at once) run
+// attempt, calls of 50 to 85 s on a sandbox clock 100 times faster, an account that allows 5 calls at once) run
 // from the editor's "Execute workflow" (offloaded to a worker), through its retry loop (Wait) to completion, on
 // Postgres. The checks are the end-to-end suite's (test-e2e/support/campaign.js); the cap holds per execution.
 'use strict';
@@ -9,7 +9,7 @@ const { workerOf } = require('../cluster');
 const { assert } = require('../support');
 
 const CONTACTS = 1000;
-const SPEED = 200;
+const SPEED = 100;
 
 module.exports = {
 	id: 8,
