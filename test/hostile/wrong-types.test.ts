@@ -153,7 +153,7 @@ function setAt(parameters: IDataObject, path: Array<string | number>, value: unk
 function fieldsOf(description: INodeTypeDescription, parameters: IDataObject): Field[] {
 	const resolved = NodeHelpers.getNodeParameters(description.properties, parameters as never, true, false, null, description) as IDataObject;
 	const shown = (property: INodeProperties, values: IDataObject) =>
-		NodeHelpers.displayParameter(values as never, property, { typeVersion: description.version as number }, description, resolved as never);
+		NodeHelpers.displayParameter(values as never, property, { typeVersion: description.defaultVersion ?? (description.version as number) }, description, resolved as never);
 	const fields: Field[] = [];
 	for (const property of description.properties) {
 		if (NOT_FIELDS.has(property.name) || !(property.name in resolved) || !shown(property, resolved)) continue;

@@ -97,9 +97,14 @@ export const dialProperties: INodeProperties[] = [
 			},
 		],
 	},
+	// Version 1 shows the Retry Policy on Record Call Result too, where it is not used.
 	retryPolicyProperty(
 		"The campaign's policy, set on Dial Due Contacts: which outcomes are called again, after how long, and how many attempts in all. Each contact a dial run claims carries it (in its reason), so every result of that call is applied under it, by Record Call Result or a later dial run; Record Call Result's own setting is not used (kept so that saved workflows open unchanged). The attempt is the one the contacts table holds, never one carried in a URL. ANSWER and unknown outcomes are never called again.",
-		{ displayOptions: { show: { resource: ['campaign'], operation: ['dial', 'recordResult'] } } },
+		{ displayOptions: { show: { '@version': [1], resource: ['campaign'], operation: ['dial', 'recordResult'] } } },
+	),
+	retryPolicyProperty(
+		"The campaign's policy: which outcomes are called again, after how long, and how many attempts in all. Each contact a dial run claims carries it (in its reason), so every result of that call is applied under it, by Record Call Result or a later dial run. The attempt is the one the contacts table holds, never one carried in a URL. ANSWER and unknown outcomes are never called again.",
+		{ displayOptions: { show: { resource: ['campaign'], operation: ['dial'] }, hide: { '@version': [1] } } },
 	),
 	{
 		displayName: 'Campaign Options',
