@@ -243,8 +243,8 @@ module.exports = {
 					if (done(rows)) break;
 				}
 				// Nothing placed: lines held or contacts waiting for a retry (the next run a second later), or a killed run's
-				// lease not yet over (its minute: the next run 10 s later).
-				if (last.summary.placed === 0) await delay(/Another run/.test(last.summary.message ?? '') ? 10000 : 1000);
+				// lease not yet over (up to its minute: the next run 3 s later, so that dialling goes on soon after it ends).
+				if (last.summary.placed === 0) await delay(/Another run/.test(last.summary.message ?? '') ? 3000 : 1000);
 			}
 			const runMs = Date.now() - started;
 			await restarting;
