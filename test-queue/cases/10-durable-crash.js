@@ -5,8 +5,8 @@
 //           by a gate in front of n8n's API (test-e2e/support/apiGate.js), so the node waits and sends no POST;
 //   post    after the POST, before the call's id is stored: the platform holds the run's POST;
 //   placed  while the run's calls are in flight: right after the platform accepted one of them;
-// and, twice, the worker running Record Call Result executions as results arrive (results are published on the main,
-// which queues each to a worker). Every killed worker is started again at once, as a service manager would; nothing
+// and, twice, while a dial run places calls, the other worker as it runs a Record Call Result execution (results
+// reach the webhook processor, which queues each to a worker). Every killed worker is started again at once, as a service manager would; nothing
 // else is done, as docs/campaigns.md says: the next dial run goes on. Dial runs are started one after another from
 // the main (the editor's "Execute workflow", offloaded to a worker): the Schedule Trigger's minute, compressed.
 // Checked from the sandbox's call journal and the table (checkDurableCampaign): no number in two calls at once, none
@@ -15,8 +15,8 @@
 // unknown and not dialled at that attempt. Recorded: which worker ran what, and what n8n made of each killed job
 // (n8n 2.41 fails a stalled job; a job run again on the other worker would be seen in that worker's log).
 // A killed dial run holds the campaign's dial lease until a minute after its last renewal (docs/campaigns.md), and the
-// runs started meanwhile end at once: a run is killed once it has placed AFTER calls, so that part of those two
-// minutes has passed and most of its work is done; the rest of them is most of this case's time.
+// runs started meanwhile end at once: a run is killed once it has placed AFTER calls, so that part of that minute has
+// passed and most of its work is done; the rest of it is much of this case's time.
 'use strict';
 const { N8N_API_CREDENTIAL_TYPE } = require('../../scripts/n8n-examples');
 const { delay } = require('../../scripts/n8n-runtime');
@@ -214,29 +214,28 @@ module.exports = {
 					// The run ended before that moment (fewer lines free, or the lease held): an ordinary run; again with the next.
 					sandbox.clearFaults();
 					last = await finish(executionId);
+				} else if (killNow && next.kind === 'results') {
+					// While a dial run places calls, their results arrive and are queued to the workers: the worker not running
+					// the dial run is killed once its log shows a Record Call Result execution started and not finished. The
+					// dial run goes on on its own worker. A run that places nothing (the lease held) is an ordinary run.
+					const executionId = await startDial(main, dial.id);
+					dialIds.push(String(executionId));
+					let over = false;
+					const end = main.waitForExecution(executionId, { timeoutMs: 180000 }).finally(() => (over = true));
+					end.catch(() => undefined);
+					const dialWorker = await runningOn(cluster, executionId);
+					const recordsOn = cluster.workers.find((worker) => worker !== dialWorker);
+					const running = await waitFor(
+						'a Record Call Result execution running on the worker without the dial run',
+						() => runningOnWorker(recordsOn).find((id) => !dialIds.includes(id)) ?? (over ? 'over' : undefined),
+						{ timeoutMs: 180000, intervalMs: 50 },
+					).catch(() => undefined);
+					if (running && running !== 'over') await kill('results', recordsOn, { recordExecution: running, duringDialRun: String(executionId) });
+					last = await finish(executionId);
 				} else {
 					const executionId = await startDial(main, dial.id);
 					dialIds.push(String(executionId));
 					last = await finish(executionId);
-					if (killNow && next.kind === 'results' && last.summary.placed > 0) {
-						// The calls just placed end within a second or so; their results are queued to the workers as they arrive:
-						// the worker whose log shows a Record Call Result execution started and not finished is killed.
-						const running = await waitFor(
-							'a Record Call Result execution running on a worker',
-							() => {
-								for (const worker of cluster.workers) {
-									const execution = runningOnWorker(worker).find((id) => !dialIds.includes(id));
-									if (execution) return { worker, execution };
-								}
-								return undefined;
-							},
-							{ timeoutMs: 30000, intervalMs: 20 },
-						).catch(() => undefined);
-						if (running) {
-							await kill('results', running.worker, { recordExecution: running.execution });
-							continue;
-						}
-					}
 				}
 				if (kills.length === KILLS.length && (last.summary.placed === 0 || round % 4 === 0)) {
 					rows = await main.allDataTableRows(table.id);
