@@ -6,8 +6,8 @@
 //   post    after the POST, before the call's id is stored: the platform holds the run's POST;
 //   placed  while the run's calls are in flight: right after the platform accepted one of them;
 // and, twice, while a dial run places calls, the other worker as it runs a Record Call Result execution (results
-// reach the webhook processor, which queues each to a worker). Every killed worker is started again at once, as a service manager would; nothing
-// else is done, as docs/campaigns.md says: the next dial run goes on. Dial runs are started one after another from
+// reach the webhook processor, which queues each to a worker). Every killed worker is started again at once, as a
+// service manager would; nothing else is done, as docs/campaigns.md says: the next dial run goes on. Dial runs are started one after another from
 // the main (the editor's "Execute workflow", offloaded to a worker): the Schedule Trigger's minute, compressed.
 // Checked from the sandbox's call journal and the table (checkDurableCampaign): no number in two calls at once, none
 // called again after an ANSWER or beyond its attempts, no contact lost, each unknown contact marked "may have been
