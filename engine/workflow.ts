@@ -117,14 +117,16 @@ export async function runChain(options: {
 	chain: ChainNode[];
 	mode?: WorkflowExecuteMode;
 	name?: string;
+	/** The workflow's static data (n8n keeps it between executions that are not manual ones); changes land in it. */
+	staticData?: IDataObject;
 }): Promise<{ run: IRun; last: INode }> {
-	const { nodeTypes, additionalData, chain, mode = 'manual', name = 'Engine' } = options;
+	const { nodeTypes, additionalData, chain, mode = 'manual', name = 'Engine', staticData } = options;
 	const input = inputNode(options.items);
 	const nodes = [input, ...chain.map((node, index) => ({ id: `node-${index}`, typeVersion: 1, position: [200 * (index + 1), 0], ...node }) as INode)];
 	const connections: Workflow['connectionsBySourceNode'] = {};
 	for (let i = 1; i < nodes.length; i++) connections[nodes[i - 1].name] = { main: [[{ node: nodes[i].name, type: 'main', index: 0 }]] };
 	const id = `${name.toLowerCase()}-workflow`;
-	const workflow = new Workflow({ id, name, nodes, connections, active: false, nodeTypes, settings: { executionOrder: 'v1' } });
+	const workflow = new Workflow({ id, name, nodes, connections, active: false, nodeTypes, staticData, settings: { executionOrder: 'v1' } });
 	attachHooks(additionalData, mode, workflow);
 	const run = await new WorkflowExecute(additionalData, mode).run({ workflow, startNode: input });
 	return { run, last: nodes[nodes.length - 1] };

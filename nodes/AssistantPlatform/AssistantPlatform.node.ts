@@ -112,10 +112,7 @@ export class AssistantPlatform implements INodeType {
 			dark: 'file:assistantPlatform.dark.svg',
 		},
 		group: ['transform'],
-		// 1.1: Campaign > Record Call Result no longer shows a Retry Policy (the dial run's, carried by each claim,
-		// is the one applied; version 1 keeps showing its unused field, so saved workflows are unchanged).
-		version: [1, 1.1],
-		defaultVersion: 1.1,
+		version: 1,
 		subtitle: subtitleExpression(),
 		description:
 			'Manage voice assistants (prompt, providers, tools, RAG collections, hangup hooks) and place phone calls',

@@ -39,7 +39,7 @@ const { isClaim } = require('../support/apiGate');
 const { loadSandbox } = require('../../scripts/n8n-sandbox');
 const { assertNoSecrets } = require('../support/assertions');
 const { waitFor } = require('../support/wait');
-const { allExecutions, errorOf, outputOf, publishTrigger } = require('../support/workflows');
+const { errorOf, outputOf, publishTrigger } = require('../support/workflows');
 
 const CONTACTS = 1000;
 const SPEED = 100;
@@ -146,7 +146,7 @@ function register(env) {
 				// Set Up Once, as the sticky note says: Prepare Contacts Table, then Get Summary (every contact new, due now).
 				const setUp = await campaign.n8n.runWorkflow(results.id);
 				assert.equal(setUp.status, 'success', errorOf(setUp));
-				assert.deepEqual(outputOf(setUp, 'Prepare Contacts Table'), [{ campaign: TABLE, prepared: true }]);
+				assert.deepEqual(outputOf(setUp, 'Prepare Contacts Table'), [{ campaign: TABLE, prepared: true, status: 'running' }]);
 				assert.ok(outputOf(setUp, 'Get Summary')[0].new === CONTACTS, JSON.stringify(outputOf(setUp, 'Get Summary')));
 				await publishTrigger(campaign.n8n, results.id, workflows.trigger);
 				applyNetwork(env.sandbox, plan.rules, SPEED, CRASH_CAP);
@@ -240,9 +240,9 @@ function register(env) {
 				const figures = checkDurableCampaign(plan, env.sandbox.callJournal, rows, { killedDialRuns, cap: CRASH_CAP });
 				// Only a kill inside a dial run leaves a contact unknown: after a kill between claim and POST the contact is
 				// unknown and was never dialled at that attempt (nor after). After a kill after its POST the platform placed
-				// the call: its result, posted to the Call Result URL that carries the contact's claim, finds the contact and
-				// records it (checkDurableCampaign then holds it to its plan like any other), or, when the result came while
-				// n8n was down, the contact is unknown, dialled once at that attempt and never again.
+				// the call, but the id its POST returned never reached the table: no result can be judged to be that call's
+				// (anybody holding the Call Result URL could post one), so the contact is unknown, dialled once at that
+				// attempt and never again; a result posted for its claim while it was still claimed is kept in its row.
 				const byPhone = new Map(rows.map((row) => [row.phone, row]));
 				const calls = callsByNumber(env.sandbox.callJournal.calls);
 				for (const k of killed) {
@@ -250,32 +250,14 @@ function register(env) {
 					const row = byPhone.get(k.phone);
 					assert.ok(row, `the contact of the kill ${k.point} (${k.phone}) is not in the table`);
 					const made = (calls.get(k.phone) ?? []).length;
-					const recovered = k.point === 'post' && row.campaignState !== 'unknown';
-					if (!recovered) {
-						assert.equal(row.campaignState, 'unknown', `${k.phone}, claimed when n8n was killed ${POINTS[k.point]}: ${row.campaignState} (${row.reason})`);
-						assert.equal(made, k.point === 'claim' ? row.attempt - 1 : row.attempt, `${k.phone} (killed ${k.point}): ${made} call(s) for attempt ${row.attempt}`);
-					}
-					Object.assign(k, { attempt: row.attempt, calls: made, unknown: recovered ? 0 : 1, recordedByItsClaim: recovered, dialledAtClaimedAttempt: k.point === 'post' || made === row.attempt });
+					assert.equal(row.campaignState, 'unknown', `${k.phone}, claimed when n8n was killed ${POINTS[k.point]}: ${row.campaignState} (${row.reason})`);
+					assert.equal(made, k.point === 'claim' ? row.attempt - 1 : row.attempt, `${k.phone} (killed ${k.point}): ${made} call(s) for attempt ${row.attempt}`);
+					Object.assign(k, { attempt: row.attempt, calls: made, unknown: 1, heldResult: row.heldResult || null, dialledAtClaimedAttempt: made === row.attempt });
 					if (k.point === 'post') {
-						// Why a held POST's contact was or was not recorded by its result: whether the result was delivered, and what n8n answered.
+						// Whether the held POST's result was delivered, and what n8n answered: kept for the report.
 						const call = (calls.get(k.phone) ?? [])[row.attempt - 1];
 						const deliveries = env.sandbox.callbacks.filter((c) => c.kind === 'callResult' && call && c.internal_id === call.internal_id);
 						k.resultDeliveries = deliveries.map((c) => ({ status: c.status, error: c.error ?? null, url: c.url.replace(/^.*\?/, '?') }));
-						// n8n answers a result on receipt: a kill while its Record Call Result ran loses it (no retry is shown by the spec).
-						k.resultLostWithN8n = killed.some((r) => r.point === 'results' && call && r.resultOf === call.internal_id);
-						// Only a result n8n accepted while up, and did not die with, needs Record Call Result's own word (a search of every execution).
-						if (!recovered && !k.resultLostWithN8n && deliveries.some((c) => c.status === 200)) k.resultInternalId = call.internal_id;
-					}
-				}
-				// A held POST's result that n8n accepted and recorded, yet its contact stayed unknown: what Record Call Result said.
-				const unexplained = killed.filter((k) => k.resultInternalId);
-				if (unexplained.length > 0) {
-					const executions = await allExecutions(campaign.n8n, results.id);
-					for (const k of unexplained) {
-						k.recordCallResult = executions
-							.filter((e) => e.mode === 'webhook' && JSON.stringify(e.data?.resultData?.runData?.['Call Result'] ?? '').includes(k.resultInternalId))
-							.map((e) => ({ execution: e.id, status: e.status, error: errorOf(e) || null, output: e.data?.resultData?.runData?.['Record Call Result'] ? outputOf(e, 'Record Call Result') : null }));
-						delete k.resultInternalId;
 					}
 				}
 				for (const k of killed) if (!k.dialRun) Object.assign(k, { unknown: 0, dialledAtClaimedAttempt: null });
@@ -308,7 +290,7 @@ function register(env) {
 					...figures,
 					killsByPoint: Object.keys(POINTS).map((point) => {
 						const at = killed.filter((k) => k.point === point);
-						return { point, moment: POINTS[point], kills: at.length, unknown: at.reduce((sum, k) => sum + k.unknown, 0), recordedByItsClaim: at.filter((k) => k.recordedByItsClaim).length, dialledAtClaimedAttempt: at.some((k) => k.dialledAtClaimedAttempt === true) };
+						return { point, moment: POINTS[point], kills: at.length, unknown: at.reduce((sum, k) => sum + k.unknown, 0), resultsHeld: at.filter((k) => k.heldResult).length, dialledAtClaimedAttempt: at.some((k) => k.dialledAtClaimedAttempt === true) };
 					}),
 					kills: killed.map((k, i) => ({
 						point: k.point,
@@ -317,7 +299,7 @@ function register(env) {
 						restartMs: campaign.crashes[i].restartMs,
 						killedDialRun: k.status,
 						...(k.resultOf ? { resultOf: k.resultOf } : {}),
-						...(k.dialRun ? { phone: k.phone, attempt: k.attempt, calls: k.calls, unknown: k.unknown, recordedByItsClaim: k.recordedByItsClaim, resultDeliveries: k.resultDeliveries, resultLostWithN8n: k.resultLostWithN8n, recordCallResult: k.recordCallResult, dialledAtClaimedAttempt: k.dialledAtClaimedAttempt } : { unknown: 0 }),
+						...(k.dialRun ? { phone: k.phone, attempt: k.attempt, calls: k.calls, unknown: k.unknown, heldResult: k.heldResult, resultDeliveries: k.resultDeliveries, dialledAtClaimedAttempt: k.dialledAtClaimedAttempt } : { unknown: 0 }),
 					})),
 					dialRuns: runs.length,
 					dialRunsBlockedByALease: runs.filter((r) => /Another run/.test(r.summary.message ?? '')).length,

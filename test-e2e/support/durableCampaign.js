@@ -29,6 +29,11 @@ const MAX_ATTEMPTS = 3;
 const RETRY_MINUTES = 0.1;
 /** Unconfirmed Claim After (minutes): its minimum, so a claim a crash left becomes unknown a minute later. */
 const CLAIM_MINUTES = 1;
+/**
+ * Max Call Length (minutes): longer than any call of the plan at any clock the cases use (93 s at 1x), far shorter
+ * than the default 30, so that a contact a crash left unknown gives its line back within the case.
+ */
+const MAX_CALL_MINUTES = 3;
 const RETRIED = new Set(['BUSY', 'NOANSWER']);
 
 const ANSWER = { dialstatus: 'ANSWER', ringMs: [3000, 8000], durationSec: [50, 85] };
@@ -176,7 +181,8 @@ async function contactsTable(n8n, name, contacts) {
 /**
  * Example 6 as imported into `n8n` (scripts/n8n-examples.js: credentials, a fresh webhook id and secret, Dial Due
  * Contacts' Call Result URL = its own trigger's Production URL), for `table`, with calling hours every day in
- * `window`, retry delays of seconds, Max Calls per Run PER_RUN and claims confirmed unknown after CLAIM_MINUTES. Split
+ * `window`, retry delays of seconds, Max Calls per Run PER_RUN, claims confirmed unknown after CLAIM_MINUTES and Max
+ * Call Length MAX_CALL_MINUTES. Split
  * in two: `dial` (Every Minute -> Dial Due Contacts, run by the case again and again, never published: a Schedule
  * Trigger firing while a run the case started still claims would be two runs at once, the second test's subject) and
  * `results` (Call Result -> Record Call Result, published; and Set Up Once -> Prepare Contacts Table -> Get Summary).
@@ -215,7 +221,7 @@ function durableWorkflows(n8n, byType, { table, window, label, callResults = tru
 		maxCallsPerRun: perRun,
 		retryPolicy: policy,
 		callingHours: { window: { ...dial.callingHours.window, days: ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'], ...window } },
-		campaignOptions: { claimMinutes: CLAIM_MINUTES },
+		campaignOptions: { claimMinutes: CLAIM_MINUTES, maxCallMinutes: MAX_CALL_MINUTES },
 	});
 	if (!callResults) delete dial.options.callResultUrl;
 

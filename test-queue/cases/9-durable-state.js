@@ -21,7 +21,7 @@ const { assert, countPlacements, itemsOf, placements, waitForFinished } = requir
 
 const N8N_API_TYPE = 'assistantPlatformN8nApi';
 const LIMIT_TABLE = 'Assistant Platform Call Limits';
-const CONTROL_TABLE = 'Assistant Platform Campaigns';
+const CONTROL_TABLE = 'Assistant Platform Campaign Control';
 const CALLER_ID = '+390200001001';
 /** Calls ring for hours on the sandbox's (real, speed 1) clock: nothing ends, no line frees up, during the case. */
 const LONG_RING_MS = 6 * 60 * 60 * 1000;

@@ -104,6 +104,10 @@ export interface RunOptions {
 	executionId?: string;
 	/** Base of webhook/resume URLs handed to nodes. */
 	webhookBaseUrl?: string;
+	/** The workflow's static data, kept by the caller between runs as n8n keeps it between executions that are not manual. */
+	staticData?: IDataObject;
+	/** The workflow's name (its id is derived from it): another name is another workflow. */
+	workflowName?: string;
 }
 
 export interface RunResult {
@@ -151,7 +155,7 @@ export async function runNode(options: RunOptions): Promise<RunResult> {
 	};
 	let run: IRun;
 	try {
-		({ run } = await runChain({ nodeTypes, additionalData, items, chain: [node], mode, name: 'Test' }));
+		({ run } = await runChain({ nodeTypes, additionalData, items, chain: [node], mode, name: options.workflowName ?? 'Test', staticData: options.staticData }));
 	} catch (thrown) {
 		// n8n's own pre-flight checks (e.g. a required parameter left empty) throw before any node runs.
 		const error = thrown as RunResult['error'];

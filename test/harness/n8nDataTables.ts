@@ -13,8 +13,8 @@ import { registerSecret } from './secretsGuard';
  * n8n (SQLite, and Postgres on queue mode) is what the end-to-end suites run against.
  */
 
-type Value = string | number | boolean | null;
-type Row = Record<string, Value> & { id: number };
+export type Value = string | number | boolean | null;
+export type Row = Record<string, Value> & { id: number };
 interface Filter {
 	type?: 'and' | 'or';
 	filters: Array<{ columnName: string; condition: string; value: Value }>;
@@ -25,6 +25,8 @@ interface Table {
 	columns: Array<{ name: string; type: string }>;
 	rows: Row[];
 	createdAt: string;
+	/** Set by every write of the table's rows or columns, as n8n does. */
+	updatedAt: string;
 }
 
 export interface N8nDataTables {
@@ -42,6 +44,10 @@ export interface N8nDataTables {
 	seed(name: string, rows: Array<Record<string, Value>>, types?: Record<string, string>): Table;
 	/** Appends rows to a table as n8n's insert does (every column, a fresh id, after the rows there are); returns them. */
 	insert(table: Table, rows: Array<Record<string, Value>>): Row[];
+	/** Changes a row as a person does in n8n's table view (n8n sets the table's updatedAt). */
+	edit(table: Table, row: Row, data: Record<string, Value>): void;
+	/** Deletes rows as a person does in n8n's table view. */
+	remove(table: Table, rows: Row[]): void;
 	/** Lets `count` more row updates through, then answers every update with `status` (undefined: updates work again). */
 	failWritesAfter(count: number | undefined, status?: number): void;
 	/**
@@ -59,7 +65,26 @@ export interface N8nDataTables {
 
 /** A table as n8n's API shows it: without its rows. */
 function shown(table: Table): Omit<Table, 'rows'> {
-	return { id: table.id, name: table.name, columns: table.columns, createdAt: table.createdAt };
+	return { id: table.id, name: table.name, columns: table.columns, createdAt: table.createdAt, updatedAt: table.updatedAt };
+}
+
+/** n8n's own clock for updatedAt: a new Date() after each write, to the millisecond. */
+function touch(table: Table): void {
+	table.updatedAt = new Date().toISOString();
+}
+
+/** Rows ordered as n8n orders them on SQLite: by the column (nulls first ascending), then by id. */
+function sorted(rows: Row[], sortBy: string | null): Row[] {
+	if (!sortBy) return rows;
+	const [column, direction] = sortBy.split(':');
+	const sign = direction?.toLowerCase() === 'desc' ? -1 : 1;
+	const rank = (value: Value | undefined) => (value === null || value === undefined ? -Infinity : value);
+	return [...rows].sort((a, b) => {
+		const x = rank(a[column]);
+		const y = rank(b[column]);
+		if (x !== y) return (x < y ? -1 : 1) * sign;
+		return a.id - b.id;
+	});
 }
 
 function matches(row: Row, filter: Filter | undefined): boolean {
@@ -121,8 +146,11 @@ export async function startN8nDataTables(apiKey = 'n8n-api-key-for-tests-0123456
 			if (parts[0] !== 'data-tables') return send(404, { message: 'not found' });
 			if (parts.length === 1 && req.method === 'GET') {
 				const filter = url.searchParams.get('filter');
-				const name = filter ? (JSON.parse(filter) as { name?: string }).name : undefined;
-				const data = tables.filter((t) => name === undefined || t.name.includes(name)).map(shown);
+				const { name, id } = filter ? (JSON.parse(filter) as { name?: string; id?: string | string[] }) : {};
+				const ids = id === undefined ? undefined : [id].flat();
+				const data = tables
+					.filter((t) => (name === undefined || t.name.toLowerCase().includes(name.toLowerCase())) && (ids === undefined || ids.includes(t.id)))
+					.map(shown);
 				return send(200, { data, nextCursor: null });
 			}
 			if (parts.length === 1 && req.method === 'POST') {
@@ -134,6 +162,7 @@ export async function startN8nDataTables(apiKey = 'n8n-api-key-for-tests-0123456
 					columns: (body.columns as Table['columns']).map(({ name: column, type }) => ({ name: column, type })),
 					rows: [],
 					createdAt: new Date().toISOString(),
+					updatedAt: new Date().toISOString(),
 				};
 				tables.push(table);
 				return send(200, shown(table));
@@ -146,6 +175,7 @@ export async function startN8nDataTables(apiKey = 'n8n-api-key-for-tests-0123456
 				if (table.columns.some((c) => c.name === column.name)) return send(409, { message: 'column exists' });
 				table.columns.push(column);
 				for (const row of table.rows) row[column.name] = null;
+				touch(table);
 				return send(200, column);
 			}
 			if (parts[2] !== 'rows') return send(404, { message: 'not found' });
@@ -154,7 +184,10 @@ export async function startN8nDataTables(apiKey = 'n8n-api-key-for-tests-0123456
 				const limit = Math.min(250, Number(url.searchParams.get('limit') ?? 100));
 				const cursor = url.searchParams.get('cursor');
 				const offset = cursor ? Number(Buffer.from(cursor, 'base64').toString('utf8')) : 0;
-				const all = table.rows.filter((row) => matches(row, filter ? (JSON.parse(filter) as Filter) : undefined));
+				const all = sorted(
+					table.rows.filter((row) => matches(row, filter ? (JSON.parse(filter) as Filter) : undefined)),
+					url.searchParams.get('sortBy'),
+				);
 				const data = all.slice(offset, offset + limit);
 				const nextCursor = offset + limit < all.length ? Buffer.from(String(offset + limit)).toString('base64') : null;
 				return send(200, { data: data.map((row) => ({ ...row })), nextCursor });
@@ -163,6 +196,7 @@ export async function startN8nDataTables(apiKey = 'n8n-api-key-for-tests-0123456
 				const blank = Object.fromEntries(table.columns.map((c) => [c.name, null]));
 				const inserted = (body.data as Array<Record<string, Value>>).map((data) => ({ ...blank, ...data, id: nextRowId++ }) as Row);
 				table.rows.push(...inserted);
+				touch(table);
 				return send(200, inserted);
 			}
 			if (parts[3] === 'update' && req.method === 'PATCH') {
@@ -179,6 +213,7 @@ export async function startN8nDataTables(apiKey = 'n8n-api-key-for-tests-0123456
 				const apply = () => {
 					const updated = table.rows.filter((row) => matches(row, body.filter as Filter));
 					for (const row of updated) Object.assign(row, body.data as Record<string, Value>);
+					touch(table);
 					if (fault?.kind === 'lose') return void res.socket?.destroy();
 					send(200, body.returnData ? updated.map((row) => ({ ...row })) : true);
 				};
@@ -216,6 +251,7 @@ export async function startN8nDataTables(apiKey = 'n8n-api-key-for-tests-0123456
 				columns: names.map((column) => ({ name: column, type: types[column] ?? 'string' })),
 				rows: rows.map((row) => ({ ...row, id: nextRowId++ }) as Row),
 				createdAt: new Date().toISOString(),
+				updatedAt: new Date().toISOString(),
 			};
 			tables.push(table);
 			return table;
@@ -224,7 +260,16 @@ export async function startN8nDataTables(apiKey = 'n8n-api-key-for-tests-0123456
 			const blank = Object.fromEntries(table.columns.map((c) => [c.name, null]));
 			const inserted = rows.map((data) => ({ ...blank, ...data, id: nextRowId++ }) as Row);
 			table.rows.push(...inserted);
+			touch(table);
 			return inserted;
+		},
+		edit(table, row, data) {
+			Object.assign(row, data);
+			touch(table);
+		},
+		remove(table, rows) {
+			table.rows.splice(0, table.rows.length, ...table.rows.filter((row) => !rows.includes(row)));
+			touch(table);
 		},
 		failWritesAfter(count, status = 503) {
 			writesLeft = count;

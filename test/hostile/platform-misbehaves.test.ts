@@ -400,17 +400,30 @@ describe.each(MODES)('$mode', ({ continueOnFail }) => {
 });
 
 /*
- * A 2xx status answer that names the call and a dial status but also carries an error is not the call's status
- * record: Record Call Result records nothing and Dial's status reads leave the contact placed (a BUSY believed
- * here would be dialled again by a Retry Policy that calls BUSY again). Place Call trusts no acceptance that
+ * A 2xx status answer that names the call and a dial status but also carries an error is the record of a call that
+ * has ended (the platform writes a record only then) with an outcome nobody can trust: the contact becomes unknown,
+ * its line freed, never dialled again automatically (a BUSY believed here would be dialled again by a Retry Policy
+ * that calls BUSY again; one ignored would hold a line until Max Call Length). Place Call trusts no acceptance that
  * contradicts itself either.
  */
-describe('a status answer that names the call and a dial status but carries an error is not its record', () => {
+describe('a status answer that names the call and a dial status but carries an error: the call ended, its outcome unknown', () => {
 	const targets = TARGETS.filter((t) => t.settledByRecord);
+	/** The placed contact is unknown, the contradiction named, its line freed; nothing retried. */
+	function endedUnknown({ target, outcome }: Verdict): string[] {
+		const problems: string[] = [];
+		const settled = (outcome?.rows ?? []).filter((row) => target.settledByRecord!.includes(String(row.phone)));
+		if (settled.length !== target.settledByRecord!.length) problems.push(`${settled.length} rows of the placed contacts in the table`);
+		for (const row of settled) {
+			if (row.campaignState !== 'unknown' || !/contradicts itself \(error: /.test(String(row.reason)) || row.lineUntil !== 0) {
+				problems.push(`the placed contact ${String(row.phone)} is ${String(row.campaignState)} (line until ${String(row.lineUntil)}): ${String(row.reason).slice(0, 200)}`);
+			}
+		}
+		return problems;
+	}
 	test.each([
 		['an error object', { error: { code: 'INTERNAL', message: 'record unavailable' } }],
 		['an error text', { error: 'record unavailable' }],
-	])('%s: no result recorded, the contact stays placed', async (_what, error) => {
+	])('%s: the contact becomes unknown, never retried', async (_what, error) => {
 		const from = logLines.length;
 		const verdicts = await runAll(targets, { timeoutMs: RELAXED_TIMEOUT_MS, continueOnFail: false }, () =>
 			fx.hostile.rule({
@@ -419,7 +432,7 @@ describe('a status answer that names the call and a dial status but carries an e
 				behave: { kind: 'contradictory', body: { internal_id: persistedCall(), dialStatus: 'BUSY', ...error } },
 			}),
 		);
-		expect(report(verdicts, () => [], from)).toEqual([]);
+		expect(report(verdicts, endedUnknown, from, false)).toEqual([]);
 	});
 });
 

@@ -8,7 +8,8 @@
  */
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
-import { CONTROL_TABLE, STATE_COLUMNS } from '../../nodes/shared/campaign/contactsTable';
+import { CONTROL_COLUMNS, CONTROL_TABLE } from '../../nodes/shared/campaign/campaignControl';
+import { STATE_COLUMNS } from '../../nodes/shared/campaign/contactLife';
 import { FREE_DEMO_NUMBER, SAVED_AUTH_NAME } from '../../sandbox';
 import { runNode } from '../harness/engine';
 import type { HostileFixture } from '../harness/hostile';
@@ -296,8 +297,19 @@ function contactsTable(fx: HostileFixture, op: string, contacts: Record<string, 
 		name: `Contact ${phone.slice(-4)}`,
 		...(prepared ? { ...NO_STATE, ...state } : {}),
 	}));
-	fx.n8n.seed(name, rows as Array<Record<string, string | number | null>>, STATE_TYPES);
+	const seeded = fx.n8n.seed(name, rows as Array<Record<string, string | number | null>>, STATE_TYPES);
+	// A prepared table has its campaign's control row, as Prepare Contacts Table creates it.
+	if (prepared) controlRow(fx, { contactsTable: seeded.id, status: 'running', statusChangedAt: Date.now() - 60_000 });
 	return name;
+}
+
+/** Adds a control row (the other columns empty), creating the control table as the node does when there is none. */
+function controlRow(fx: HostileFixture, values: IDataObject): void {
+	const blank = Object.fromEntries(Object.keys(CONTROL_COLUMNS).map((column) => [column, null]));
+	const row = { ...blank, until: 0, version: 0, ...values } as Record<string, string | number | null>;
+	const control = fx.n8n.tables.find((table) => table.name === CONTROL_TABLE);
+	if (control) fx.n8n.insert(control, [row]);
+	else fx.n8n.seed(CONTROL_TABLE, [row], CONTROL_COLUMNS);
 }
 
 /** The rows of a contacts table (copies), after a run. */
@@ -308,10 +320,9 @@ function rowsOf(fx: HostileFixture, name: string): IDataObject[] {
 /** A campaign paused before the run: a row of the control table (created as the node creates it when there is none). */
 function paused(fx: HostileFixture, contacts: string): string {
 	const id = fx.n8n.tables.find((table) => table.name === contacts)!.id;
-	const row = { contactsTable: id, status: 'paused', changedAt: Date.now() - 60_000 };
-	const control = fx.n8n.tables.find((table) => table.name === CONTROL_TABLE);
-	if (control) fx.n8n.insert(control, [row]);
-	else fx.n8n.seed(CONTROL_TABLE, [row], { changedAt: 'number' });
+	const existing = fx.n8n.tables.find((table) => table.name === CONTROL_TABLE)?.rows.find((row) => row.contactsTable === id);
+	if (existing) Object.assign(existing, { status: 'paused', statusChangedAt: Date.now() - 60_000 });
+	else controlRow(fx, { contactsTable: id, status: 'paused', statusChangedAt: Date.now() - 60_000 });
 	return contacts;
 }
 
@@ -333,6 +344,7 @@ function placedState(): IDataObject {
 		claimToken: 'hostile-claim',
 		claimedAt: at,
 		placedAt: at,
+		lineUntil: at + 30 * 60_000,
 		version: 2,
 		writeToken: 'hostile-write',
 	};

@@ -233,7 +233,7 @@ describe('Limit Calls Across Executions: a durable count, taken atomically befor
 	});
 
 	test('a table of that name without the columns: refused, naming the missing columns; nothing sent', async () => {
-		n8nApi.store.tables.push({ id: 'table-x', name: LIMIT_TABLE, columns: [{ name: 'ledger', type: 'string' }], rows: [], createdAt: new Date().toISOString() });
+		n8nApi.store.tables.push({ id: 'table-x', name: LIMIT_TABLE, columns: [{ name: 'ledger', type: 'string' }], rows: [], createdAt: new Date().toISOString(), updatedAt: new Date().toISOString() });
 		const { items } = await place(LIMIT);
 		expect(items[0].json.error).toMatch(new RegExp(`The data table "${LIMIT_TABLE}" lacks the column\\(s\\) version, token`));
 		expect(posts()).toHaveLength(0);

@@ -312,7 +312,7 @@ async function openTable(ctx: IExecuteFunctions): Promise<string> {
 async function countRow(ctx: IExecuteFunctions, tableId: string, itemIndex: number): Promise<Row> {
 	const started = Date.now();
 	for (;;) {
-		const rows = await readRows(ctx, tableId, [], 10, itemIndex);
+		const rows = await readRows(ctx, tableId, [], 10, { itemIndex });
 		if (rows.length > 0) return rows.reduce((a, b) => (b.id < a.id ? b : a));
 		if (Date.now() - started > ROW_WAIT_MS) {
 			await insertRows(ctx, tableId, [{ ledger: '{}', version: 0, token: '' }], itemIndex);

@@ -1,6 +1,8 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { isObject } from '../core/object';
+import { acceptanceContradiction } from './acceptance';
+import { normalizeDialStatus } from './dialStatuses';
 import { kindOf } from '../core/validation';
 
 /*
@@ -143,4 +145,21 @@ export function notTheRecord(internalId: string, body: unknown): string | undefi
 	if (another !== undefined) return another;
 	if (typeof body.dialStatus !== 'string' || body.dialStatus.trim() === '') return 'a record without a dial status';
 	return undefined;
+}
+
+/**
+ * What a call's status record says, the one rule for every reader: not ended (notTheRecord says why), or ended with
+ * its dial status; an ended call whose record also says something went wrong (an error, success false: the same
+ * words that make an acceptance contradict itself) has ended with an outcome nobody can trust (`contradiction`).
+ */
+export type CallRecord =
+	| { ended: false; why: string }
+	| { ended: true; dialStatus: string; record: IDataObject; contradiction?: string };
+
+export function callRecordOf(internalId: string, body: unknown): CallRecord {
+	const why = notTheRecord(internalId, body);
+	if (why !== undefined) return { ended: false, why };
+	const record = body as IDataObject;
+	const contradiction = acceptanceContradiction(record);
+	return { ended: true, dialStatus: normalizeDialStatus(record.dialStatus), record, ...(contradiction ? { contradiction } : {}) };
 }

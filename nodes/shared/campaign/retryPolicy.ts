@@ -178,24 +178,20 @@ export function readRetryPolicy(node: INode, raw: unknown, itemIndex?: number): 
 }
 
 /**
- * The Retry Policy a dial run writes into the reason of each contact it claims (`… Retry Policy {json}`), so that the
- * call's result is applied under the policy of the run that placed it, wherever the result arrives: one owner, the
- * dial run. `policyInNote` reads it back, checked as the field is; undefined when the text carries none (a row
- * claimed by an earlier version, or edited).
+ * The Retry Policy as a contact's `retryPolicy` column holds it: the dial run that claims a contact writes the policy
+ * it dials under, so that the call's result is applied under that policy wherever it arrives (one owner: the dial
+ * run). `policyFromColumn` reads it back, checked as the field is: undefined when the cell holds none or something
+ * else (edited by hand).
  */
-const POLICY_NOTE = 'Retry Policy ';
-
-export function policyNote(policy: RetryPolicy): string {
-	return `${POLICY_NOTE}${JSON.stringify({ maxAttempts: policy.maxAttempts, delays: Object.fromEntries(policy.delays) })}`;
+export function policyColumn(policy: RetryPolicy): string {
+	return JSON.stringify({ maxAttempts: policy.maxAttempts, delays: Object.fromEntries(policy.delays) });
 }
 
-export function policyInNote(text: unknown): RetryPolicy | undefined {
-	if (typeof text !== 'string') return undefined;
-	const at = text.lastIndexOf(POLICY_NOTE);
-	if (at < 0) return undefined;
+export function policyFromColumn(text: unknown): RetryPolicy | undefined {
+	if (typeof text !== 'string' || text === '') return undefined;
 	let value: unknown;
 	try {
-		value = JSON.parse(text.slice(at + POLICY_NOTE.length));
+		value = JSON.parse(text);
 	} catch {
 		return undefined;
 	}

@@ -26,6 +26,11 @@ export interface DataTable {
 	id: string;
 	name: string;
 	createdAt?: string;
+	/**
+	 * When n8n last changed the table: every insert, update, upsert or delete of its rows sets it (n8n 2.x), so an
+	 * unchanged value says no row was written since it was read.
+	 */
+	updatedAt?: string;
 	columns: Array<{ name: string; type: string }>;
 }
 
@@ -138,23 +143,36 @@ function filterOf(conditions: Condition[], match: Match = 'and'): IDataObject {
 /** n8n's largest page of rows. */
 export const MAX_ROWS_PER_PAGE = 250;
 
-/** Rows matching every condition (at most `limit`, up to one page of n8n's). */
-export async function readRows(ctx: IExecuteFunctions, tableId: string, conditions: Condition[], limit: number, itemIndex?: number): Promise<Row[]> {
-	return (await readPage(ctx, tableId, conditions, Math.min(limit, MAX_ROWS_PER_PAGE), undefined, itemIndex)).rows;
+/** How a read orders its rows: a column and a direction (n8n orders by id after it). */
+export interface Sort {
+	column: string;
+	direction: 'asc' | 'desc';
 }
 
-/** One page of the rows matching every condition, and the cursor of the next page (undefined after the last). */
+/** Rows matching the conditions (every one, or with `match` 'or' any one; at most `limit`, up to one page of n8n's). */
+export async function readRows(
+	ctx: IExecuteFunctions,
+	tableId: string,
+	conditions: Condition[],
+	limit: number,
+	options: { itemIndex?: number; match?: Match; sort?: Sort } = {},
+): Promise<Row[]> {
+	return (await readPage(ctx, tableId, conditions, Math.min(limit, MAX_ROWS_PER_PAGE), undefined, options)).rows;
+}
+
+/** One page of the rows matching the conditions, and the cursor of the next page (undefined after the last). */
 export async function readPage(
 	ctx: IExecuteFunctions,
 	tableId: string,
 	conditions: Condition[],
 	limit: number,
 	cursor: string | undefined,
-	itemIndex?: number,
-	match: Match = 'and',
+	options: { itemIndex?: number; match?: Match; sort?: Sort } = {},
 ): Promise<{ rows: Row[]; next?: string }> {
+	const { itemIndex, match = 'and', sort } = options;
 	const qs: IDataObject = { limit };
 	if (conditions.length > 0) qs.filter = JSON.stringify(filterOf(conditions, match));
+	if (sort) qs.sortBy = `${sort.column}:${sort.direction}`;
 	if (cursor) qs.cursor = cursor;
 	const { body } = await n8nApi(ctx, 'GET', `/data-tables/${encodeStrictly(tableId)}/rows`, { qs, itemIndex });
 	const next = (body as IDataObject | undefined)?.nextCursor;
@@ -172,6 +190,12 @@ export async function findTable(ctx: IExecuteFunctions, idOrName: string, itemIn
 	}
 	const { body } = await n8nApi(ctx, 'GET', '/data-tables', { qs: { filter: JSON.stringify({ name: idOrName }), limit: 100 }, itemIndex });
 	return listOf(body).find((table) => table.name === idOrName) as DataTable | undefined;
+}
+
+/** The data tables with these ids that the API key can see, in one request (with their columns and updatedAt). */
+export async function tablesById(ctx: IExecuteFunctions, ids: string[], itemIndex?: number): Promise<DataTable[]> {
+	const { body } = await n8nApi(ctx, 'GET', '/data-tables', { qs: { filter: JSON.stringify({ id: ids }), limit: Math.max(ids.length, 1) }, itemIndex });
+	return listOf(body).filter((table) => typeof table.id === 'string' && ids.includes(table.id)) as unknown as DataTable[];
 }
 
 export async function addColumn(ctx: IExecuteFunctions, tableId: string, name: string, type: ColumnType, itemIndex?: number): Promise<void> {
@@ -217,7 +241,7 @@ export async function forEachRow(
 ): Promise<void> {
 	let cursor: string | undefined;
 	do {
-		const page = await readPage(ctx, tableId, conditions, MAX_ROWS_PER_PAGE, cursor, undefined, match);
+		const page = await readPage(ctx, tableId, conditions, MAX_ROWS_PER_PAGE, cursor, { match });
 		for (const row of page.rows) if (visit(row) === false) return;
 		cursor = page.rows.length > 0 ? page.next : undefined;
 	} while (cursor);
@@ -231,6 +255,13 @@ let tokens = 0;
 export function writeToken(ctx: IExecuteFunctions): string {
 	const random = () => Math.floor(Math.random() * 2 ** 32).toString(36);
 	return `${ctx.getExecutionId()}.${++tokens}.${random()}${random()}`;
+}
+
+/** A row's version as a compare-and-set names it: a whole number, or null for a cell never written (or cleared). */
+export function versionOf(value: unknown): number | null {
+	if (value === null || value === undefined || value === '') return null;
+	const n = typeof value === 'number' ? value : Number(value);
+	return Number.isInteger(n) ? n : Number.NaN;
 }
 
 /** Writes of one compare-and-set before it gives up: each one follows a read-back that found the row unchanged. */
@@ -259,10 +290,12 @@ function mayHaveApplied(error: unknown): boolean {
 export async function updateIfUnchanged(
 	ctx: IExecuteFunctions,
 	tableId: string,
-	row: { id: number; version: number },
+	row: { id: number; version: number | null },
 	data: IDataObject,
 	options: { tokenColumn: string; also?: Condition[]; itemIndex?: number },
 ): Promise<Row | undefined> {
+	// A version never written (a row added by hand, or a cell cleared) is compared as empty: it can still be won.
+	const version = versionOf(row.version);
 	const tokens: string[] = [];
 	const mine = (r: Row | undefined) => r !== undefined && r.id === row.id && tokens.includes(String(r[options.tokenColumn]));
 	let lost: unknown;
@@ -274,8 +307,8 @@ export async function updateIfUnchanged(
 			const written = await updateRows(
 				ctx,
 				tableId,
-				[{ columnName: 'id', condition: 'eq', value: row.id }, { columnName: 'version', condition: 'eq', value: row.version }, ...(options.also ?? [])],
-				{ ...data, version: row.version + 1, [options.tokenColumn]: token },
+				[{ columnName: 'id', condition: 'eq', value: row.id }, { columnName: 'version', condition: 'eq', value: version }, ...(options.also ?? [])],
+				{ ...data, version: (version ?? 0) + 1, [options.tokenColumn]: token },
 				options.itemIndex,
 			);
 			const won = written.find(mine);
@@ -286,11 +319,11 @@ export async function updateIfUnchanged(
 		}
 		// n8n refused the request (4xx): nothing was written.
 		if (threw && !mayHaveApplied(lost)) throw lost;
-		const [now] = await readRows(ctx, tableId, [{ columnName: 'id', condition: 'eq', value: row.id }], 1, options.itemIndex).catch(() => {
+		const [now] = await readRows(ctx, tableId, [{ columnName: 'id', condition: 'eq', value: row.id }], 1, { itemIndex: options.itemIndex }).catch(() => {
 			throw lost;
 		});
 		if (mine(now)) return now;
-		if (!now || Number(now.version) !== row.version || !threw) return undefined;
+		if (!now || versionOf(now.version) !== version || !threw) return undefined;
 		if (attempt >= WRITE_ATTEMPTS) throw lost;
 	}
 }

@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 
 import type { CallingWindow } from '../../../shared/campaign/callingHours';
 import { readCallingWindow } from '../../../shared/campaign/callingHours';
-import type { TextColumn } from '../../../shared/campaign/contactsTable';
+import type { TextColumn } from '../../../shared/campaign/campaignTables';
 import { CALLING_WINDOW_FIELDS } from '../../../shared/campaign/options';
 import { retryPolicyProperty } from '../../../shared/campaign/retryPolicy';
 import { readAllowedDestinations } from '../../../shared/calls/allowedDestinations';
@@ -97,14 +97,9 @@ export const dialProperties: INodeProperties[] = [
 			},
 		],
 	},
-	// Version 1 shows the Retry Policy on Record Call Result too, where it is not used.
 	retryPolicyProperty(
-		"The campaign's policy, set on Dial Due Contacts: which outcomes are called again, after how long, and how many attempts in all. Each contact a dial run claims carries it (in its reason), so every result of that call is applied under it, by Record Call Result or a later dial run; Record Call Result's own setting is not used (kept so that saved workflows open unchanged). The attempt is the one the contacts table holds, never one carried in a URL. ANSWER and unknown outcomes are never called again.",
-		{ displayOptions: { show: { '@version': [1], resource: ['campaign'], operation: ['dial', 'recordResult'] } } },
-	),
-	retryPolicyProperty(
-		"The campaign's policy: which outcomes are called again, after how long, and how many attempts in all. Each contact a dial run claims carries it (in its reason), so every result of that call is applied under it, by Record Call Result or a later dial run. The attempt is the one the contacts table holds, never one carried in a URL. ANSWER and unknown outcomes are never called again.",
-		{ displayOptions: { show: { resource: ['campaign'], operation: ['dial'] }, hide: { '@version': [1] } } },
+		"The campaign's policy: which outcomes are called again, after how long, and how many attempts in all. Each contact a dial run claims keeps the policy it was claimed under (its retryPolicy column), so every result of that call is applied under it, by Record Call Result or a later dial run. The attempt is the one the contacts table holds, never one carried in a URL. ANSWER and unknown outcomes are never called again.",
+		{ displayOptions: { show: showDial } },
 	),
 	{
 		displayName: 'Campaign Options',

@@ -1,30 +1,30 @@
 import type { IDataObject, IExecuteFunctions, INode, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { countSuspiciousResult } from '../../../shared/campaign/campaignCounts';
-import { asContact, changeRow, CLAIM_CONTEXT_FIELD, contactOfClaim, openContactsTable } from '../../../shared/campaign/contactsTable';
-import type { ContactRow, ContactsTable } from '../../../shared/campaign/contactsTable';
-import { readRows } from '../../../shared/transport/dataTables';
+import { countSuspicious } from '../../../shared/campaign/campaignControl';
+import { checkColumns, findCampaignTables } from '../../../shared/campaign/campaignTables';
+import type { ContactRow, ContactsTableRef } from '../../../shared/campaign/contactLife';
+import { asContact, holdResult, isIn } from '../../../shared/campaign/contactLife';
+import { CLAIM_CONTEXT_FIELD, contactOfClaim, contactsOfCall } from '../../../shared/campaign/contactsTable';
 import { normalizeDialStatus } from '../../../shared/calls/dialStatuses';
-import type { RetryPolicy } from '../../../shared/campaign/retryPolicy';
-import { neverRetried, policyInNote } from '../../../shared/campaign/retryPolicy';
 import { outboundBaseUrl } from '../../../shared/transport/endpoint';
 import type { RequestSettings } from '../../../shared/transport/settings';
 import { readRequestSettings } from '../../../shared/transport/settings';
 import { invalid, numberField, textField } from '../../../shared/core/validation';
 
 import { CONTACTS_TABLE_FIELD } from './fields';
-import { applyResult, readRecord, waitForRecord } from './results';
+import { applyRecord, readRecord, waitForRecord } from './results';
 
 /*
  * Campaign → Record Call Result: a result (from the Assistant Platform Trigger's Call Result, Call Status or
- * anywhere) applied to its contact by internal_id, once. With Verify With Call Record (the default) the platform's
- * status record, read with the account's key, is the fact and the posted result only says which call ended: the
- * record's outcome is applied. The platform posts a result at hangup, a moment before it writes the record, so the
- * record is waited for (Wait for Call Record) and the result applied in this execution, freeing the call's line for
- * the next dial run at once; a record still missing after the wait leaves the result to a later read (the next dial
- * run's). A posted result that the record contradicts changes nothing the record does not say: it is reported
- * (suspicious) and counted for Get Summary, since anybody who has seen the Call Result URL can post to it. The
- * attempt is the table's: a URL cannot reset it.
+ * anywhere) applied to its contact, once. The contact is the one the Call Result URL's claim names (read by id), or
+ * without a claim the one whose call has this internal_id; only the call that contact's own POST returned can move
+ * it: a result naming another call is suspicious, counted for Get Summary, and moves nobody (anybody who has seen the
+ * Call Result URL can post to it). A result for a contact whose POST is still unanswered is held in its row for the
+ * dial run to judge. With Verify With Call Record (the default) the platform's status record, read with the
+ * account's key, is the fact: the posted result only says which call ended. The platform posts a result at hangup, a
+ * moment before it writes the record, so the record is waited for (Wait for Call Record) and the result applied in
+ * this execution, freeing the call's line for the next dial run at once; a record still missing after the wait
+ * leaves the result to a later read (the next dial run's). The attempt and the Retry Policy are the row's.
  */
 
 const show = { resource: ['campaign'], operation: ['recordResult'] };
@@ -93,13 +93,20 @@ interface Call {
 	baseURL: string;
 }
 
+interface Campaign {
+	table: ContactsTableRef;
+	controlTableId: string;
+}
+
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const node = this.getNode();
 	// Every setting is checked before n8n's API or the platform is asked for anything.
 	const request = readRequestSettings(node, this.getNodeParameter('requestOptions', 0, {}), 0);
 	const verify = this.getNodeParameter('verifyWithRecord', 0, true) !== false;
 	const waitMs = verify ? readRecordWait(node, this.getNodeParameter('recordWaitSeconds', 0, DEFAULT_RECORD_WAIT_SECONDS)) : 0;
-	const table = await openContactsTable(this, CONTACTS_TABLE_FIELD, this.getNodeParameter('contactsTable', 0, ''), []);
+	const tables = await findCampaignTables(this, CONTACTS_TABLE_FIELD, this.getNodeParameter('contactsTable', 0, ''), { control: true });
+	await checkColumns(this, tables.contacts, []);
+	const campaign = { table: tables.contacts, controlTableId: tables.controlTableId };
 	const baseURL = verify ? await outboundBaseUrl(this) : '';
 	const items = this.getInputData();
 	const out: INodeExecutionData[] = [];
@@ -107,14 +114,11 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 		const id = textField(node, 'Internal ID', this.getNodeParameter('internalId', i, ''), i).trim();
 		const reported = normalizeDialStatus(textField(node, 'Dial Status', this.getNodeParameter('dialStatus', i, ''), i, { numbers: false }));
 		const claim = textField(node, 'Contact Claim', this.getNodeParameter('campaignClaim', i, ''), i, { numbers: false }).trim();
-		const json = await recordOne(this, table, { id, claim, reported, verify, waitMs, request, baseURL });
+		const json = await recordOne(this, campaign, { id, claim, reported, verify, waitMs, request, baseURL });
 		out.push({ json: { internal_id: id || null, ...json }, pairedItem: { item: i } });
 	}
 	return [out];
 }
-
-/** A policy that calls nobody again: enough for ANSWER and DONTCALL, which no policy calls again. */
-const NO_RETRIES: RetryPolicy = { maxAttempts: 1, delays: new Map() };
 
 function readRecordWait(node: INode, value: unknown): number {
 	const seconds = numberField(node, RECORD_WAIT_FIELD, value, DEFAULT_RECORD_WAIT_SECONDS, 0);
@@ -122,33 +126,60 @@ function readRecordWait(node: INode, value: unknown): number {
 	return Math.round(seconds * 1000);
 }
 
-async function recordOne(ctx: IExecuteFunctions, table: ContactsTable, call: Call): Promise<IDataObject> {
-	const calm = { suspicious: false };
+const calm = { suspicious: false };
+
+/** The contact a result is for: the claim's (by id), else the one whose call has this internal_id. */
+async function contactOf(ctx: IExecuteFunctions, campaign: Campaign, call: Call): Promise<ContactRow | { invalid: string; rowId?: number } | undefined> {
+	if (call.claim !== '') return await contactOfClaim(ctx, campaign.table, call.claim);
+	const [row] = await contactsOfCall(ctx, campaign.table, call.id);
+	if (!row) return undefined;
+	const contact = asContact(row);
+	return 'invalid' in contact ? { ...contact, rowId: row.id } : contact;
+}
+
+async function recordOne(ctx: IExecuteFunctions, campaign: Campaign, call: Call): Promise<IDataObject> {
 	if (call.id === '') return { recorded: false, reason: 'no internal_id: nothing to record', ...calm };
-	const rows = await readRows(ctx, table.id, [{ columnName: 'internalId', condition: 'eq', value: call.id }], 2);
-	let found: ContactRow | { invalid: string } | undefined = rows.length > 0 ? asContact(rows[0]) : undefined;
-	// A contact whose call was placed but whose internal_id was never written: found by its claim and given the
-	// internal_id first (a later status read can then find its record too); the record decides its outcome below.
-	if (!found && call.claim !== '') {
-		const claimed = await contactOfClaim(ctx, table, call.claim);
-		if (claimed) {
-			const adopt = {
-				campaignState: 'placed',
-				internalId: call.id,
-				// Placed right after its claim: Max Call Length counts from then.
-				placedAt: Number(claimed.claimedAt) || Date.now(),
-			};
-			found = await changeRow(ctx, table, claimed, adopt, [{ columnName: 'claimToken', condition: 'eq', value: String(claimed.claimToken) }]);
-		}
+	const found = await contactOf(ctx, campaign, call);
+	if (!found) {
+		const what = call.claim !== '' ? 'holds this claim (a claim of an earlier attempt, or one nobody made)' : 'has this internal_id';
+		return { recorded: false, reason: `no contact of the campaign "${campaign.table.name}" ${what}: nothing was changed`, ...calm };
 	}
-	if (!found) return { recorded: false, reason: `no contact of the campaign "${table.name}" has this internal_id or claim`, ...calm };
-	if ('invalid' in found) return { recorded: false, rowId: rows[0].id, reason: found.invalid, ...calm };
+	if ('invalid' in found) return { recorded: false, rowId: found.rowId ?? null, reason: found.invalid, ...calm };
 	const row = found;
-	if (row.campaignState !== 'placed') {
-		const done = { recorded: false, rowId: row.id, campaignState: row.campaignState, reason: `already recorded: the contact is ${row.campaignState}` };
-		return { ...done, ...(await afterTheFact(ctx, table, row, call)) };
+	if (isIn(row, 'claimed') || (isIn(row, 'unknown') && !row.internalId)) return await held(ctx, campaign, row, call);
+	if (String(row.internalId ?? '') !== call.id) {
+		// Not the call this contact's POST returned: whoever posted it holds the URL, not the call.
+		const warning = `This result names call ${call.id}, but the contact's own call is ${String(row.internalId || 'not known')}: nothing was changed. Whoever posted it may have seen the Call Result URL.`;
+		return { recorded: false, rowId: row.id, campaignState: row.campaignState, reason: 'not the contact\'s call', ...(await suspicious(ctx, campaign, { warning, postedInternalId: call.id })) };
 	}
-	let status = call.reported;
+	if (!isIn(row, 'placed', 'unknown')) {
+		const done = { recorded: false, rowId: row.id, campaignState: row.campaignState, reason: `already recorded: the contact is ${row.campaignState}` };
+		return { ...done, ...(await afterTheFact(ctx, campaign, row, call)) };
+	}
+	return await apply(ctx, campaign, row, call);
+}
+
+/**
+ * A result for a contact whose POST has not answered yet (claimed), or whose POST's outcome was never known: it is
+ * held in the row (holdResult), never applied. The dial run compares it with the internal_id its POST returns.
+ */
+async function held(ctx: IExecuteFunctions, campaign: Campaign, row: ContactRow<'claimed' | 'unknown'>, call: Call): Promise<IDataObject> {
+	const note = `${call.id} ${call.reported} posted ${new Date().toISOString()}`;
+	if (isIn(row, 'claimed') && (await holdResult(ctx, campaign.table, row, note))) {
+		return { recorded: false, rowId: row.id, campaignState: 'claimed', reason: "held: the contact's call is still being placed; the dial run judges this result once its POST's internal_id is written", ...calm };
+	}
+	return {
+		recorded: false,
+		rowId: row.id,
+		campaignState: row.campaignState,
+		reason: "not recorded: the contact's call was never confirmed by the platform, so no result can be matched to it; look the number up in the platform's call log",
+		...calm,
+	};
+}
+
+/** The result of the contact's own call: verified with its record (when asked), then applied under the row's Retry Policy. */
+async function apply(ctx: IExecuteFunctions, campaign: Campaign, row: ContactRow<'placed' | 'unknown'>, call: Call): Promise<IDataObject> {
+	let record: { dialStatus: string; contradiction?: string; trafficCost?: unknown } = { dialStatus: call.reported };
 	let suspicion: IDataObject = calm;
 	if (call.verify) {
 		const read = await waitForRecord(ctx, call.request, call.id, call.baseURL, call.waitMs);
@@ -158,20 +189,16 @@ async function recordOne(ctx: IExecuteFunctions, table: ContactsTable, call: Cal
 		}
 		if (read.kind === 'unusable') return { recorded: false, rowId: row.id, reason: `${read.why}: the result is recorded by a later read`, ...calm };
 		// The record decides; a posted result that says otherwise is counted before the record's outcome is written.
-		if (status !== '' && status !== read.dialStatus) suspicion = await suspicious(ctx, table, call.reported, read.dialStatus);
-		status = read.dialStatus;
+		if (call.reported !== '' && call.reported !== read.record.dialStatus) suspicion = await disagreeing(ctx, campaign, call.reported, read.record.dialStatus);
+		record = { dialStatus: read.record.dialStatus, contradiction: read.record.contradiction, trafficCost: read.record.record.trafficCost };
 	}
-	if (status === '') return { recorded: false, rowId: row.id, reason: 'no dial status: nothing to record', ...suspicion };
-	// The Retry Policy is the dial run's, written in the contact's reason when it was claimed. Only ANSWER and
-	// DONTCALL need none; any other result of a contact whose claim carries none (claimed by an earlier version, or
-	// marked unknown since) is applied by the next dial run's status read, under its own policy.
-	const policy = policyInNote(row.reason) ?? (neverRetried(status) ? NO_RETRIES : undefined);
-	if (!policy) {
-		return { recorded: false, rowId: row.id, reason: `the contact's claim carries no Retry Policy: the next dial run records this result under its own`, ...suspicion };
+	if (record.dialStatus === '') return { recorded: false, rowId: row.id, reason: 'no dial status: nothing to record', ...suspicion };
+	const applied = await applyRecord(ctx, campaign.table, row, record, Date.now());
+	if (applied === 'noPolicy') {
+		return { recorded: false, rowId: row.id, reason: "the contact's retryPolicy cell cannot be read: the next dial run records this result under its own Retry Policy", ...suspicion };
 	}
-	const applied = await applyResult(ctx, table, row, status, policy, Date.now());
 	if (!applied) return { recorded: false, rowId: row.id, reason: 'already recorded by another execution', ...suspicion };
-	return { recorded: true, rowId: row.id, campaignState: applied.state, dialStatus: status, attempt: row.attempt, reason: applied.reason, ...suspicion };
+	return { recorded: true, rowId: row.id, campaignState: applied.state, dialStatus: record.dialStatus, attempt: row.attempt, reason: applied.reason, ...suspicion };
 }
 
 /**
@@ -179,27 +206,28 @@ async function recordOne(ctx: IExecuteFunctions, table: ContactsTable, call: Cal
  * again. A posted dial status other than the one the row holds is checked against the record (one read): when the
  * record contradicts it, the delivery is suspicious.
  */
-async function afterTheFact(ctx: IExecuteFunctions, table: ContactsTable, row: ContactRow, call: Call): Promise<IDataObject> {
-	if (!call.verify || call.reported === '' || call.reported === normalizeDialStatus(row.dialStatus)) return { suspicious: false };
+async function afterTheFact(ctx: IExecuteFunctions, campaign: Campaign, row: ContactRow, call: Call): Promise<IDataObject> {
+	if (!call.verify || call.reported === '' || call.reported === normalizeDialStatus(row.dialStatus)) return calm;
 	const read = await readRecord(ctx, call.request, call.id, call.baseURL);
-	if (read.kind !== 'record' || read.dialStatus === call.reported) return { suspicious: false };
-	return await suspicious(ctx, table, call.reported, read.dialStatus);
+	if (read.kind !== 'record' || read.record.dialStatus === call.reported) return calm;
+	return await disagreeing(ctx, campaign, call.reported, read.record.dialStatus);
 }
 
-/** A posted result the platform's record contradicts: reported, and counted in the campaign's counts table. */
-async function suspicious(ctx: IExecuteFunctions, table: ContactsTable, posted: string, recorded: string): Promise<IDataObject> {
-	const out: IDataObject = {
-		suspicious: true,
-		postedDialStatus: posted,
-		recordedDialStatus: recorded,
-		warning: `The posted result (${posted}) disagrees with the platform's status record (${recorded}): the record stands. Whoever posted it may have seen the Call Result URL.`,
-	};
+/** A posted result the platform's record contradicts: reported, and counted. */
+async function disagreeing(ctx: IExecuteFunctions, campaign: Campaign, posted: string, recorded: string): Promise<IDataObject> {
+	const warning = `The posted result (${posted}) disagrees with the platform's status record (${recorded}): the record stands. Whoever posted it may have seen the Call Result URL.`;
+	return await suspicious(ctx, campaign, { warning, postedDialStatus: posted, recordedDialStatus: recorded });
+}
+
+/** A suspicious delivery: reported, and counted in the campaign's control row (Get Summary's suspiciousResults). */
+async function suspicious(ctx: IExecuteFunctions, campaign: Campaign, fields: IDataObject & { warning: string }): Promise<IDataObject> {
+	const out: IDataObject = { suspicious: true, ...fields };
 	try {
-		await countSuspiciousResult(ctx, table);
+		await countSuspicious(ctx, campaign.controlTableId, campaign.table.id);
 		out.suspiciousCounted = true;
 	} catch (error) {
 		out.suspiciousCounted = false;
-		out.warning = `${String(out.warning)} It could not be counted: ${(error as Error).message}`;
+		out.warning = `${fields.warning} It could not be counted: ${(error as Error).message}`;
 	}
 	return out;
 }

@@ -1,31 +1,28 @@
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import type { IExecuteFunctions } from 'n8n-workflow';
 
-import type { ContactRow, ContactsTable } from '../../../shared/campaign/contactsTable';
-import { changeRow } from '../../../shared/campaign/contactsTable';
-import { acceptanceContradiction } from '../../../shared/calls/acceptance';
+import type { ContactRow, ContactsTableRef } from '../../../shared/campaign/contactLife';
+import { move } from '../../../shared/campaign/contactLife';
+import type { CallRecord } from '../../../shared/calls/callResult';
+import { callRecordOf, costNumber } from '../../../shared/calls/callResult';
 import { normalizeDialStatus } from '../../../shared/calls/dialStatuses';
-import { notTheRecord } from '../../../shared/calls/callResult';
 import type { RetryPolicy } from '../../../shared/campaign/retryPolicy';
-import { decideNextCall } from '../../../shared/campaign/retryPolicy';
+import { decideNextCall, neverRetried, policyFromColumn } from '../../../shared/campaign/retryPolicy';
 import type { RequestSettings } from '../../../shared/transport/settings';
 import { pollStatus, readStatusOnce, statusRecordLimit } from '../../../shared/calls/statusPoll';
 
 /*
- * A call's result applied to its contact, once: only a row still "placed" with the same internalId changes (a
- * repeated or late delivery finds it changed and changes nothing), and what happens next follows from the attempt
- * the row holds, never from one carried in a URL.
+ * A call's end applied to its contact, once: only a contact whose own POST returned this call's internal_id moves
+ * (placed, or unknown after its record was late), and what happens next follows from the attempt and the Retry
+ * Policy the row holds (written when it was claimed), never from anything carried in a URL.
  */
 
 /** A dial run reads several records at once, and Record Call Result one per result: each up to 1 MB. */
 const STATUS_RECORD_LIMIT = statusRecordLimit('A campaign');
 
-/** What a status read says about a call: its record (same id, a dial status), none yet, or nothing usable. */
-export type StatusRead = { kind: 'record'; dialStatus: string; record: IDataObject } | { kind: 'none' } | { kind: 'unusable'; why: string };
+/** What a status read says about a call: its record (callRecordOf), none yet (404), or nothing usable. */
+export type StatusRead = { kind: 'record'; record: Extract<CallRecord, { ended: true }> } | { kind: 'none' } | { kind: 'unusable'; why: string };
 
-/**
- * One status read of `internalId`. Only a record naming the same call with a dial status ends a call: an empty
- * object, a record of another id or without a dial status, and a failed read are not an end (the line stays busy).
- */
+/** One status read of `internalId`: only the call's own record ends it (callRecordOf); a failed read is unusable. */
 export async function readRecord(ctx: IExecuteFunctions, settings: RequestSettings, internalId: string, baseURL: string): Promise<StatusRead> {
 	let response;
 	try {
@@ -34,23 +31,15 @@ export async function readRecord(ctx: IExecuteFunctions, settings: RequestSettin
 		return { kind: 'unusable', why: `the status read failed: ${(error as Error).message}` };
 	}
 	if (response.statusCode === 404) return { kind: 'none' };
-	const wrong = notTheRecord(internalId, response.body);
-	if (wrong !== undefined) return { kind: 'unusable', why: `the status read answered ${wrong}` };
-	return asRecord(response.body as IDataObject);
+	const record = callRecordOf(internalId, response.body);
+	return record.ended ? { kind: 'record', record } : { kind: 'unusable', why: `the status read answered ${record.why}` };
 }
 
 /**
  * Reads the status of `internalId` until its record is there or `waitMs` has passed (pollStatus: a first pause of
- * half a second, doubling), for a result posted at hangup, before the platform has written the record. What the
- * last read says, as readRecord says it.
+ * half a second, doubling), for a result posted at hangup, before the platform has written the record.
  */
-export async function waitForRecord(
-	ctx: IExecuteFunctions,
-	settings: RequestSettings,
-	internalId: string,
-	baseURL: string,
-	waitMs: number,
-): Promise<StatusRead> {
+export async function waitForRecord(ctx: IExecuteFunctions, settings: RequestSettings, internalId: string, baseURL: string, waitMs: number): Promise<StatusRead> {
 	if (waitMs <= 0) return await readRecord(ctx, settings, internalId, baseURL);
 	let poll;
 	try {
@@ -58,7 +47,10 @@ export async function waitForRecord(
 	} catch (error) {
 		return { kind: 'unusable', why: `the status read failed: ${(error as Error).message}` };
 	}
-	if (poll.found) return asRecord(poll.response.body as IDataObject);
+	if (poll.found) {
+		const record = callRecordOf(internalId, poll.response.body);
+		if (record.ended) return { kind: 'record', record };
+	}
 	if (poll.response.statusCode === 404) return { kind: 'none' };
 	return { kind: 'unusable', why: `the status read answered ${poll.notEnded ?? 'no record'}` };
 }
@@ -66,45 +58,53 @@ export async function waitForRecord(
 /** The first pause of waitForRecord: the platform writes a record shortly after it posted the result. */
 const FIRST_PAUSE_MS = 500;
 
-/** A call's own record with its dial status (notTheRecord passed): its outcome, unless it contradicts itself. */
-function asRecord(body: IDataObject): StatusRead {
-	// A record that also says something went wrong (an error, success false) is trusted neither way.
-	const contradiction = acceptanceContradiction(body);
-	if (contradiction) return { kind: 'unusable', why: `the status read answered a record that contradicts itself (${contradiction})` };
-	return { kind: 'record', dialStatus: normalizeDialStatus(body.dialStatus), record: body };
-}
+/** A policy that calls nobody again: enough for ANSWER and DONTCALL, which no policy calls again. */
+const NO_RETRIES: RetryPolicy = { maxAttempts: 1, delays: new Map() };
 
 export interface Applied {
-	row?: ContactRow;
+	row: ContactRow;
 	state: string;
 	reason: string;
 }
 
 /**
- * Applies `dialStatus` to a placed contact: answered; pending again when the Retry Policy calls it again (due when
- * it says); finished otherwise. Undefined when the row was no longer the placed call (already recorded, or changed).
+ * Applies an ended call to its contact (placed, or unknown whose record came late): answered; pending again when
+ * the Retry Policy the row was claimed under calls it again (due when it says); finished otherwise. A record that
+ * contradicts itself ends the call with an outcome nobody can trust: unknown. Undefined when the row had moved on
+ * (recorded by another execution, or changed), or when the row's policy cannot be read and the outcome needs it
+ * (`fallback`: the dial run's policy applies it instead; Record Call Result passes none and leaves it to the run).
  */
-export async function applyResult(
+export async function applyRecord(
 	ctx: IExecuteFunctions,
-	table: ContactsTable,
-	row: ContactRow,
-	dialStatus: string,
-	policy: RetryPolicy,
+	table: ContactsTableRef,
+	row: ContactRow<'placed' | 'unknown'>,
+	record: { dialStatus: string; contradiction?: string; trafficCost?: unknown },
 	now: number,
-): Promise<Applied | undefined> {
-	const status = normalizeDialStatus(dialStatus);
+	fallback?: RetryPolicy,
+): Promise<Applied | undefined | 'noPolicy'> {
+	const status = normalizeDialStatus(record.dialStatus);
+	const trafficCost = costNumber(record.trafficCost);
+	if (record.contradiction) {
+		if (row.campaignState !== 'placed') return undefined;
+		const reason = `the call's status record contradicts itself (${record.contradiction}): its outcome is not known, so it is never dialled again automatically`;
+		const written = await move(ctx, table, row as ContactRow<'placed'>, 'noOutcome', { reason, dialStatus: status, lineUntil: 0, endedAt: now });
+		return written ? { row: written, state: 'unknown', reason } : undefined;
+	}
+	const policy = policyFromColumn(row.retryPolicy) ?? fallback ?? (neverRetried(status) ? NO_RETRIES : undefined);
+	if (!policy) return 'noPolicy';
 	const decision = decideNextCall(policy, status, row.attempt, now);
-	const state = status === 'ANSWER' ? 'answered' : decision.callAgain ? 'pending' : 'finished';
-	const data: IDataObject = { campaignState: state, dialStatus: status, reason: decision.reason, claimToken: '' };
-	if (state === 'pending') data.nextAttemptAt = Date.parse(String(decision.at));
-	const written = await changeRow(ctx, table, row, data, [
-		{ columnName: 'campaignState', condition: 'eq', value: 'placed' },
-		{ columnName: 'internalId', condition: 'eq', value: String(row.internalId ?? '') },
-	]);
+	const outcome = { dialStatus: status, reason: decision.reason, trafficCost };
+	let written: ContactRow | undefined;
+	let state: string;
+	if (status === 'ANSWER') {
+		state = 'answered';
+		written = await move(ctx, table, row, 'answer', outcome);
+	} else if (decision.callAgain) {
+		state = 'pending';
+		written = await move(ctx, table, row, 'retry', { ...outcome, nextAttemptAt: Date.parse(String(decision.at)) });
+	} else {
+		state = 'finished';
+		written = await move(ctx, table, row, 'finish', outcome);
+	}
 	return written ? { row: written, state, reason: decision.reason } : undefined;
-}
-
-/** Marks a contact unknown: the call may have been placed and what happened is not known; never dialled again automatically. */
-export async function markUnknown(ctx: IExecuteFunctions, table: ContactsTable, row: ContactRow, reason: string, extra: IDataObject = {}): Promise<ContactRow | undefined> {
-	return await changeRow(ctx, table, row, { campaignState: 'unknown', reason, ...extra });
 }
