@@ -890,6 +890,31 @@ describe('control without editing the workflow', () => {
 		expect(items[0].json).toMatchObject({ campaign: TABLE, status: 'running', contacts: 5, placed: 3, pending: 2, inFlight: 3, dueNow: 2, answered: 0, unknown: 0, suspiciousResults: 0 });
 	});
 
+	test('Get Contacts: the results view, one item per contact (its own columns, state, attempts, outcome, next call, why), filtered by state', async () => {
+		const phones = numbers(3);
+		await prepared(phones);
+		fx.sandbox.setDialOutcome({ dst: phones[0], dialstatus: 'ANSWER', ringMs: 0, durationSec: 30 });
+		fx.sandbox.setDialOutcome({ dst: phones[1], dialstatus: 'BUSY', ringMs: 0 });
+		await dial({ maxCallsInFlight: 2, retryPolicy: { busy: 10, maxAttempts: 2 } });
+		await endCalls();
+		await dial({ maxCallsInFlight: 2, maxCallsPerRun: 1, retryPolicy: { busy: 10, maxAttempts: 2 } });
+		const all = await campaign('contacts', { returnAll: true });
+		expect(all.error).toBeUndefined();
+		const byPhone = new Map(all.items.map((item) => [item.json.phone, item.json]));
+		expect(byPhone.get(phones[0])).toMatchObject({ name: `Contact ${phones[0].slice(-4)}`, state: 'answered', attempts: 1, dialStatus: 'ANSWER', nextCallAt: null, internal_id: expect.any(String) });
+		const busy = byPhone.get(phones[1])!;
+		expect(busy).toMatchObject({ state: 'pending', attempts: 1, dialStatus: 'BUSY' });
+		expect(Date.parse(String(busy.nextCallAt)) - Date.now()).toBeGreaterThan(9 * 60_000);
+		expect(String(busy.reason)).toMatch(/call again after 10 min/);
+		for (const item of all.items) expect(Object.keys(item.json).filter((key) => ['version', 'writeToken', 'claimToken', 'retryPolicy'].includes(key))).toEqual([]);
+		const answered = await campaign('contacts', { states: ['answered'], returnAll: false, limit: 10 });
+		expect(answered.items.map((item) => item.json.phone)).toEqual([phones[0]]);
+		const one = await campaign('contacts', { returnAll: false, limit: 1 });
+		expect(one.items).toHaveLength(1);
+		const bad = await campaign('contacts', { states: ['done'] });
+		expect(bad.error?.message).toMatch(/^Invalid "States": must be a list of new, pending, claimed/);
+	});
+
 	test('contacts added while the campaign runs are dialled by the next run', async () => {
 		await prepared(numbers(1));
 		await dial();

@@ -318,16 +318,20 @@ function followCursor(state: WalkState, meta: IDataObject, pageItems: number): v
 	state.cursor = next;
 }
 
+/** How many items Return All / Limit ask for (Return All: no bound), Limit checked. */
+export function readLimit(node: INode, returnAll: boolean, value: unknown, itemIndex: number): number {
+	if (returnAll) return Number.MAX_SAFE_INTEGER;
+	const limit = Number(value);
+	if (!Number.isInteger(limit) || limit < 1) throw invalid(node, 'Limit', `must be a whole number of at least 1 (got ${JSON.stringify(value)})`, itemIndex);
+	return limit;
+}
+
 /** Reads Return All / Limit / Options > Page Size of the current operation for one item. */
 export function readPageWalkOptions(scope: ItemScope): PageWalkOptions {
 	const node = scope.getNode();
 	const itemIndex = scope.getItemIndex();
 	const returnAll = scope.getNodeParameter('returnAll', false) as boolean;
-	const limitValue = returnAll ? 1 : scope.getNodeParameter('limit', 50);
-	const limit = returnAll ? Number.MAX_SAFE_INTEGER : Number(limitValue);
-	if (!returnAll && (!Number.isInteger(limit) || limit < 1)) {
-		throw invalid(node, 'Limit', `must be a whole number of at least 1 (got ${JSON.stringify(limitValue)})`, itemIndex);
-	}
+	const limit = readLimit(node, returnAll, returnAll ? 1 : scope.getNodeParameter('limit', 50), itemIndex);
 	const pageSize = assertIntegerInRange(node, 'Page Size', scope.getNodeParameter('options.pageSize', MAX_PAGE_SIZE), 1, MAX_PAGE_SIZE, itemIndex);
 	const maxPages = assertIntegerInRange(node, 'Max Pages', scope.getNodeParameter('options.maxPages', DEFAULT_MAX_PAGES), 1, 1_000_000, itemIndex);
 	const maxListSize = scope.getNodeParameter('options.maxListSize', DEFAULT_MAX_LIST_MB);

@@ -71,18 +71,22 @@ export const TOOL_SPECS: Record<string, Record<string, ToolSpec>> = {
 			description:
 				'Places the real phone calls that are due in a call campaign (its contacts and their state are in a data table the user chose): as many as lines are free, each contact once per attempt. Every call rings a real person and is billed; it cannot be undone. Use it only when the user asked to run the campaign now. No input. The answer counts what was placed and lists each call with internal_id.',
 		},
+		contacts: {
+			description:
+				"Lists the contacts of a call campaign as a results view: each one's state (pending, placed, answered, finished, failed, unknown), attempts, last outcome, cost, when it is called next and why. Read-only and free: it places no call. No input.",
+		},
 		summary: {
 			description:
 				'Tells how a call campaign stands: its status (running, paused, stopped) and how many contacts are in flight, answered, finished (out of attempts), failed, unknown (may have been called: never called again automatically) and due. Read-only and free. No input.',
 		},
 		pause: {
-			description: 'Pauses a call campaign: no new calls are placed until it is resumed, and calls already in progress end normally and are recorded. Free; undo it with the resume tool. No input.',
+			description: 'Pauses a call campaign: once it answers, no new call is placed until it is resumed, and calls already in progress end normally and are recorded. Free; undo it with the resume tool. No input.',
 		},
 		resume: {
 			description: 'Resumes a paused call campaign: its due contacts are called again from the next dial run on, which places real, billed calls. Undo it with the pause tool. No input.',
 		},
 		stop: {
-			description: 'Stops a call campaign for good: no further calls are placed and it cannot be resumed (calls in progress end normally and are recorded). It cannot be undone. No input.',
+			description: 'Stops a call campaign for good: once it answers, no further call is placed and it cannot be resumed (calls in progress end normally and are recorded). It cannot be undone. No input.',
 		},
 		prepare: {
 			description: "Adds a call campaign's state columns to its contacts table, which is needed once before the first dial run; it is free, changes no contact and places no call. No input.",

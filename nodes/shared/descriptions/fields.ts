@@ -78,8 +78,8 @@ export function ragCollectionLocator(
 	};
 }
 
-/** Return All / Limit / Options > Page Size, in n8n's standard wording. */
-export function listProperties(show: Show, itemName: string): INodeProperties[] {
+/** Return All / Limit, in n8n's standard wording. */
+export function returnAllAndLimit(show: Show): INodeProperties[] {
 	return [
 		{
 			displayName: 'Return All',
@@ -98,6 +98,13 @@ export function listProperties(show: Show, itemName: string): INodeProperties[] 
 			description: 'Max number of results to return',
 			displayOptions: { show: { ...show, returnAll: [false] } },
 		},
+	];
+}
+
+/** Return All / Limit / Options > Page Size, in n8n's standard wording. */
+export function listProperties(show: Show, itemName: string): INodeProperties[] {
+	return [
+		...returnAllAndLimit(show),
 		{
 			displayName: 'Options',
 			name: 'options',

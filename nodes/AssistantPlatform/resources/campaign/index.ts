@@ -2,6 +2,7 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import type { ResourceModule } from '../../helpers/module';
 
+import * as contacts from './contacts';
 import * as dial from './dial';
 import { contactsTableProperty } from './fields';
 import * as pause from './pause';
@@ -25,6 +26,12 @@ const properties: INodeProperties[] = [
 				action: 'Dial the due contacts of a campaign',
 				description:
 					'Places the calls that are due, as many as lines are free, keeping every contact\'s state in its data table; run it on a schedule. Places real calls, each once.',
+			},
+			{
+				name: 'Get Contacts',
+				value: 'contacts',
+				action: 'Get the contacts of a campaign',
+				description: "Returns the contacts as a results view: each one's state, attempts, last outcome and cost, when it is called next and why. Read-only.",
 			},
 			{
 				name: 'Get Summary',
@@ -65,7 +72,8 @@ const properties: INodeProperties[] = [
 		],
 		default: 'dial',
 	},
-	contactsTableProperty(['dial', 'summary', 'pause', 'prepare', 'recordResult', 'resume', 'stop']),
+	contactsTableProperty(['contacts', 'dial', 'summary', 'pause', 'prepare', 'recordResult', 'resume', 'stop']),
+	...contacts.description,
 	...dial.description,
 	...recordResult.description,
 ];
@@ -78,6 +86,7 @@ export const campaignResource: ResourceModule = {
 	},
 	properties,
 	operations: {
+		contacts: contacts.execute,
 		dial: dial.execute,
 		summary: summary.execute,
 		pause: pause.execute,
