@@ -102,3 +102,87 @@ async function measureSize(sandbox: PlatformSandbox, { n8n, byType, gate }: any,
 		largestResultExecutionBytes: resultBytes,
 	};
 }
+
+/**
+ * Case 8 with `BENCH_DURABLE_SHIPPED=1`: example 6 as it ships (5 lines, Keep Dialling For 60 s, Check Interval 5 s,
+ * Max Calls per Run 20, BUSY and NOANSWER again after 10 minutes, 3 attempts, a run every minute), on the real clock,
+ * with one change: its calling hours open every day for the hours of the run (the shipped Mon-Fri 09:00-20:00 would
+ * defer every contact outside them). Both workflows published, the nodes' requests to n8n's API counted at the gate:
+ * per accepted call from the first POST until every contact is final; then per minute while the finished campaign
+ * stays published, and while it is paused; and whether those idle runs read a single contact row.
+ */
+export async function caseDurableShipped(sandbox: PlatformSandbox, size: number, idleMinutes: number): Promise<Record<string, unknown>> {
+	const tarball = process.env.E2E_TARBALL || buildAndPack({ log });
+	sandbox.reset();
+	const campaign = await dc.startCampaignN8n({ tarball, sandbox }, { apiGate: true });
+	try {
+		return await measureShipped(sandbox, campaign, size, idleMinutes);
+	} finally {
+		await campaign.stop();
+	}
+}
+
+async function measureShipped(sandbox: PlatformSandbox, { n8n, byType, gate }: any, size: number, idleMinutes: number) {
+	const plan = dc.planDurableCampaign(size);
+	const table = await dc.contactsTable(n8n, dc.TABLE, plan.contacts);
+	const workflows = dc.durableWorkflows(n8n, byType, { table, window: plan.window, label: `as shipped, ${size}` });
+	const dialNode = workflows.dial.nodes.find((n: any) => n.name === 'Dial Due Contacts');
+	const shipped = dc.shippedDialParameters();
+	// As shipped but the table and the hours: open every day for the run's hours, as durableWorkflows sets them.
+	dialNode.parameters = { ...shipped, contactsTable: table.name, callingHours: dialNode.parameters.callingHours, options: dialNode.parameters.options };
+	const [{ id: results }, { id: dial }] = [await n8n.createWorkflow(workflows.results), await n8n.createWorkflow(workflows.dial)];
+	const setUpOnce = await n8n.runWorkflow(results);
+	if (setUpOnce.status !== 'success') throw new Error(`Set Up Once failed: ${JSON.stringify(setUpOnce.data?.resultData?.error)}`);
+	await publishTrigger(n8n, results, workflows.trigger);
+	dc.applyNetwork(sandbox, plan.rules, 1, shipped.maxCallsInFlight);
+	const requestsSince = (from: number) => (gate.log as Array<{ method: string; path: string }>).slice(from);
+	const contactRowReads = (list: Array<{ method: string; path: string }>) => list.filter((r) => r.method === 'GET' && r.path.includes(`/data-tables/${table.id}/rows`)).length;
+	const started = Date.now();
+	const from = gate.log.length;
+	await n8n.api('POST', `/workflows/${dial}/publish`);
+	for (let tick = 0; ; tick++) {
+		const rows = tick % 15 === 14 ? await n8n.allDataTableRows(table.id) : undefined;
+		if (rows && rows.every((row: any) => ['answered', 'finished', 'failed', 'unknown'].includes(row.campaignState) || /outside calling hours/.test(row.reason ?? ''))) break;
+		if (Date.now() - started > MAX_MINUTES * 60_000) throw new Error(`the campaign did not end within ${MAX_MINUTES} minutes`);
+		if (tick % 30 === 0) log(`as shipped: ${sandbox.callJournal.calls.length} calls`);
+		await delay(2000);
+	}
+	await delay(5000); // the last results are recorded
+	const campaignMs = Date.now() - started;
+	const during = requestsSince(from);
+	const { calls, refusals } = sandbox.callJournal;
+	const accepted = sandbox.journal.filter((e) => e.method === 'POST' && e.path === '/webhook/outbound_call' && e.status === 200).length;
+	// Idle: the finished campaign stays published (a run every minute); then paused.
+	const idle = async (minutes: number) => {
+		const at = gate.log.length;
+		await delay(minutes * 60_000);
+		const list = requestsSince(at);
+		return { minutes, requests: list.length, perMinute: round(list.length / minutes, 2), contactRowReads: contactRowReads(list) };
+	};
+	const finished = await idle(idleMinutes);
+	const pause = await n8n.createWorkflow({
+		name: 'bench: pause',
+		nodes: [
+			{ id: 'start', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
+			{ ...workflows.results.nodes.find((n: any) => n.name === 'Get Summary'), name: 'Pause', parameters: { resource: 'campaign', operation: 'pause', contactsTable: table.name }, position: [220, 0] },
+		],
+		connections: { Start: { main: [[{ node: 'Pause', type: 'main', index: 0 }]] } },
+		settings: { executionOrder: 'v1' },
+	});
+	await n8n.runWorkflow(pause.id);
+	const paused = await idle(Math.max(2, Math.round(idleMinutes / 2)));
+	await n8n.api('POST', `/workflows/${dial}/unpublish`).catch(() => undefined);
+	for (const [dst, made] of dc.callsByNumber(calls)) dc.checkNumber(dst, made);
+	return {
+		contacts: size,
+		settings: 'example 6 as shipped (5 lines, Keep Dialling For 60 s, Check Interval 5 s, Max Calls per Run 20, retries after 10 min, 3 attempts), calling hours open every day',
+		campaignMinutes: round(campaignMs / 60_000, 1),
+		calls: calls.length,
+		acceptedCalls: accepted,
+		refusals429: refusals.length,
+		n8nApiRequests: during.length,
+		n8nApiRequestsPerAcceptedCall: round(during.length / accepted, 2),
+		idleFinished: finished,
+		idlePaused: paused,
+	};
+}

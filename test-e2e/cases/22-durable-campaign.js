@@ -39,7 +39,8 @@ const { isClaim } = require('../support/apiGate');
 const { loadSandbox } = require('../../scripts/n8n-sandbox');
 const { assertNoSecrets } = require('../support/assertions');
 const { waitFor } = require('../support/wait');
-const { errorOf, outputOf, publishTrigger } = require('../support/workflows');
+const { assistantPlatformNode, chain, errorOf, manualTrigger, outputOf, publishTrigger } = require('../support/workflows');
+const { N8N_API_CREDENTIAL_TYPE } = require('../../scripts/n8n-examples');
 
 const CONTACTS = 1000;
 const SPEED = 100;
@@ -377,6 +378,51 @@ function register(env) {
 						placedPerPair: pairs.map((pair) => pair.reduce((sum, run) => sum + run.summary.placed, 0)),
 					},
 				}, { merge: true });
+			} finally {
+				env.sandbox.reset();
+			}
+		});
+
+		test('Stop while a dial run places calls: once the Stop execution has returned, no POST is sent; the run says the campaign was stopped', { timeout: 5 * 60 * 1000 }, async (t) => {
+			if (env.n8n.majorVersion < 2) return t.skip(NOT_ON_1X);
+			assert.ok(campaign, "the durable campaign's n8n did not start");
+			env.sandbox.reset();
+			try {
+				const n8n = campaign.n8n;
+				const plan = planDurableCampaign(60);
+				const contacts = plan.contacts.filter((c) => plan.rules.has(c.phone));
+				const answering = new Map(contacts.map((c) => [c.phone, [{ dialstatus: 'ANSWER', ringMs: [3000, 8000], durationSec: [20, 40] }]]));
+				const table = await contactsTable(n8n, `${TABLE} (stop)`, contacts);
+				const workflows = durableWorkflows(n8n, campaign.byType, { table, window: plan.window, label: 'stop', callResults: false, maxInFlight: 4, perRun: 60 });
+				const dialNode = workflows.dial.nodes.find((node) => node.name === 'Dial Due Contacts');
+				Object.assign(dialNode.parameters.campaignOptions, { keepDiallingSeconds: 120, checkIntervalSeconds: 0.2 });
+				const results = await n8n.createWorkflow(workflows.results);
+				const dial = await n8n.createWorkflow(workflows.dial);
+				const steer = await n8n.createWorkflow(
+					chain('e2e: stop the campaign', [manualTrigger(), assistantPlatformNode('Stop', { resource: 'campaign', operation: 'stop', contactsTable: table.name }, campaign.byType[N8N_API_CREDENTIAL_TYPE])]),
+				);
+				const setUp = await n8n.runWorkflow(results.id);
+				assert.equal(setUp.status, 'success', errorOf(setUp));
+				applyNetwork(env.sandbox, answering, SPEED, 4);
+				// Every POST is answered a quarter of a second after it arrives: claims and POSTs are under way when Stop lands.
+				env.sandbox.injectFault({ method: 'POST', path: '/webhook/outbound_call', kind: 'latency', delayMs: 250 });
+				const executionId = await startDial(n8n, dial.id);
+				await waitFor('eight POSTs', () => placementsSince(env.sandbox, 0).length >= 8, { timeoutMs: 60000, intervalMs: 20 });
+				const stopped = await n8n.runWorkflow(steer.id);
+				const atReturn = placementsSince(env.sandbox, 0).length;
+				assert.equal(stopped.status, 'success', errorOf(stopped));
+				const [stopOutput] = outputOf(stopped, 'Stop');
+				assert.equal(stopOutput.status, 'stopped');
+				assert.equal(stopOutput.claimsSettled, true, JSON.stringify(stopOutput));
+				const run = dialRun(await ended(n8n, executionId));
+				await delay(2000);
+				const after = placementsSince(env.sandbox, 0).length;
+				assert.equal(after, atReturn, `${after - atReturn} POST(s) after Stop's execution had returned`);
+				assert.equal(run.summary.status, 'stopped', JSON.stringify(run.summary));
+				assert.match(run.summary.message, /was stopped during this run/);
+				const rows = await n8n.allDataTableRows(table.id);
+				assert.deepEqual(rows.filter((row) => row.campaignState === 'claimed'), [], 'contacts left claimed');
+				writeFigures({ stop: { postsBeforeStopReturned: atReturn, postsAfter: after - atReturn, stopWaitedMs: stopOutput.waitedMs, placedByTheRun: run.summary.placed } }, { merge: true });
 			} finally {
 				env.sandbox.reset();
 			}

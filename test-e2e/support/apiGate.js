@@ -20,8 +20,11 @@ async function startApiGate(target) {
 
 	/** Requests passed through, by method (a benchmark's count of what the nodes asked of n8n's API). */
 	const counts = {};
+	/** Every request passed through: its method, path and time (a benchmark tells which table each one read). */
+	const log = [];
 	const server = http.createServer((req, res) => {
 		counts[req.method] = (counts[req.method] ?? 0) + 1;
+		log.push({ method: req.method, path: (req.url ?? '').split('?')[0], at: Date.now() });
 		const chunks = [];
 		req.on('data', (chunk) => chunks.push(chunk));
 		req.on('end', () => {
@@ -65,6 +68,7 @@ async function startApiGate(target) {
 	return {
 		url,
 		counts,
+		log,
 		/**
 		 * Holds n8n's answer to the next request for which `match({method, path, query, body, status, answer})` is true.
 		 * Resolves with that request once n8n has answered it (and applied it); the node is left waiting.

@@ -237,6 +237,12 @@ function durableWorkflows(n8n, byType, { table, window, label, callResults = tru
 	};
 }
 
+/** Dial Due Contacts' parameters as example 6 ships them (credentials and the Call Result URL aside). */
+function shippedDialParameters() {
+	const example = loadExamples().find((e) => e.file === EXAMPLE);
+	return structuredClone(example.workflow.nodes.find((n) => n.name === 'Dial Due Contacts').parameters);
+}
+
 /** Starts the dial workflow from its Schedule Trigger as the editor's "Execute workflow" does; resolves with the execution id. */
 async function startDial(n8n, workflowId) {
 	const started = await n8n.rest('POST', `/workflows/${workflowId}/run`, { triggerToStartFrom: { name: 'Every Minute' } });
@@ -371,6 +377,7 @@ module.exports = {
 	expectedCalls,
 	placementsSince,
 	planDurableCampaign,
+	shippedDialParameters,
 	startCampaignN8n,
 	startDial,
 	waitClosely,
