@@ -271,6 +271,14 @@ describe('Call Status → Get: only the call\'s own record with its outcome ends
 		expect(error?.description).toMatch(/names the call in its URL/);
 	});
 
+	test('a record that contradicts itself (a dial status and an error): the call has ended, its outcome not known; never read as its dial status', async () => {
+		const id = await placeCall();
+		statusFault({ dialStatus: 'BUSY', billSec: 0, trafficCost: '0.000000', error: { code: 'INTERNAL', message: 'record unavailable' } });
+		const { items, error } = await getStatus({ internalId: id });
+		expect(error).toBeUndefined();
+		expect(items[0].json).toMatchObject({ internal_id: id, dialStatus: null, pending: false, outcomeUnknown: true, contradiction: 'error: code "INTERNAL"' });
+	});
+
 	test.each([
 		['an empty record ({})', {}],
 		['a record without a dial status', { billSec: 0, trafficCost: '0.000000' }],

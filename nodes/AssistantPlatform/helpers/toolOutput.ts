@@ -31,6 +31,9 @@ export function withoutKeys<T>(value: T): T {
 /** Call Status → Get, for the model: what happened to the call, or that it is still in progress. */
 export function callStatusInWords(json: IDataObject): string {
 	const status = typeof json.dialStatus === 'string' ? normalizeDialStatus(json.dialStatus) : null;
+	if (json.outcomeUnknown === true) {
+		return 'Ended, but the platform\'s record of the call contradicts itself, so what happened is not known: do not place the call again; tell the user to check the platform\'s call log.';
+	}
 	if (status === null) {
 		return 'Still in progress: the call is ringing or under way, or has just ended and its record is not written yet. Ask again in a minute; do not place the call again.';
 	}

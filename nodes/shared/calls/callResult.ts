@@ -78,10 +78,16 @@ export function callResultFields(internalId: unknown, source: ResultSource = {})
 
 /**
  * A status record (GET /getDialstatus/{internal_id}) as output: every field it has, then the call-result fields
- * of the call it was read for (the URL names the call; the spec's record carries no internal_id).
+ * of the call it was read for (the URL names the call; the spec's record carries no internal_id). A record that
+ * contradicts itself gives no dial status (`outcomeUnknown`, `contradiction`: what contradicts it).
  */
 export function statusRecordItem(internalId: string, body: unknown): IDataObject {
 	const record = isObject(body) ? body : {};
+	const read = callRecordOf(internalId, body);
+	// A record that contradicts itself: the call has ended, with an outcome nobody can trust (callRecordOf).
+	if (read.ended && read.contradiction) {
+		return { ...record, ...callResultFields(internalId, { ...record, dialStatus: null }), pending: false, outcomeUnknown: true, contradiction: read.contradiction };
+	}
 	return { ...record, ...callResultFields(internalId, record) };
 }
 

@@ -54,6 +54,10 @@ test('Call Status → Get, for the model (helpers/toolOutput.ts): the status in 
 	);
 });
 
+test('Call Status → Get, for the model: a record that contradicts itself is an ended call whose outcome is not known, whatever its status says', () => {
+	expect(callStatusInWords({ dialStatus: null, outcomeUnknown: true, contradiction: 'success: false' })).toMatch(/^Ended, but the platform's record of the call contradicts itself/);
+});
+
 test('the Retry Policy decision (campaign/retryPolicy.ts)', () => {
 	const policy = { maxAttempts: 3, delays: new Map([['BUSY', 60_000], ['NO-ANSWER', 60_000]]) };
 	agree(
