@@ -103,10 +103,10 @@ export function readResultContext(node: INode, raw: unknown, attempt: number, it
 	return context;
 }
 
-/** The query string the context adds: `ctx_attempt=2&ctx_<name>=<value>...`. */
-export function contextQuery(context: ResultContext, attempt: number): string {
+/** The query string the context adds: `ctx_<name>=<value>...`, after `ctx_attempt=2` when an attempt is carried. */
+export function contextQuery(context: ResultContext, attempt?: number): string {
 	const params = new URLSearchParams();
-	params.set(ATTEMPT_PARAM, String(attempt));
+	if (attempt !== undefined) params.set(ATTEMPT_PARAM, String(attempt));
 	for (const [name, value] of Object.entries(context)) params.set(`${CONTEXT_PREFIX}${name}`, value);
 	return params.toString();
 }
@@ -116,7 +116,7 @@ export function contextQuery(context: ResultContext, attempt: number): string {
  * once encoded), the attempt included. One measure for Place Call, which refuses a larger context before
  * sending it, and for the trigger, which refuses one it receives.
  */
-export function contextBytes(context: ResultContext, attempt: number): number {
+export function contextBytes(context: ResultContext, attempt?: number): number {
 	return contextQuery(context, attempt).length;
 }
 
@@ -143,7 +143,7 @@ export function urlWithContext(node: INode, url: string, context: ResultContext,
 
 export type ParsedContext =
 	| { ok: true; present: false }
-	| { ok: true; present: true; attempt: number; context: ResultContext }
+	| { ok: true; present: true; attempt?: number; context: ResultContext }
 	| { ok: false; reason: string };
 
 /**
@@ -179,9 +179,7 @@ export function parseContextQuery(query: string): ParsedContext {
 		if (++count > MAX_CONTEXT_FIELDS) return { ok: false, reason: `more than ${MAX_CONTEXT_FIELDS} context fields` };
 		context[name] = value;
 	}
-	if (attempt === undefined) {
-		return count === 0 ? { ok: true, present: false } : { ok: false, reason: `context without ${ATTEMPT_PARAM}` };
-	}
+	if (attempt === undefined && count === 0) return { ok: true, present: false };
 	if (contextBytes(context, attempt) > MAX_CONTEXT_BYTES) return { ok: false, reason: `context longer than ${MAX_CONTEXT_BYTES} bytes` };
-	return { ok: true, present: true, attempt, context };
+	return attempt === undefined ? { ok: true, present: true, context } : { ok: true, present: true, attempt, context };
 }
