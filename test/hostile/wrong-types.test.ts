@@ -91,8 +91,8 @@ interface Field {
 
 /**
  * Fields that do nothing in a target's configuration: Place Call reads its Retry Policy only with
- * Campaign options (then readRetryPolicy refuses a wrong type, as Call and Wait shows here); Record Call Result
- * applies the Retry Policy its contact carries (Dial Due Contacts'), never its own.
+ * Campaign options; Record Call Result applies the Retry Policy its contact carries (Dial Due Contacts'), never
+ * its own.
  */
 const INERT: Record<string, RegExp> = {
 	'outboundCall.placeCall': /^retryPolicy\./,

@@ -33,7 +33,7 @@ export function placementProperties(show: Show, mode: PlacementMode): INodePrope
 		pbxAddressProperty(when({ route: ['pbx'] })),
 	);
 	if (mode === 'placeCallAndWait') properties.push(maxWaitProperty(when()));
-	if (mode !== 'campaignDial') properties.push(...campaignPlacementProperties(mode, when()));
+	if (mode === 'placeCall') properties.push(...campaignPlacementProperties(mode, when()));
 	properties.push(
 		{
 			displayName: 'Options',
