@@ -26,32 +26,24 @@ const CONTACTS = Array.from({ length: 200 }, (_, i) => {
 	const steps = k < 7 ? [ANSWER] : k < 11 ? [BUSY, ANSWER] : k < 14 ? [NOANSWER, BUSY, ANSWER] : [NOANSWER];
 	return { contactId: `C-${i}`, name: `Contact ${i}`, phone: `+1312555${String(i).padStart(4, '0')}`, timezone: 'UTC', steps };
 });
-/** A variant: its key, its label, what it changes in the Place Call of example 1 (example 5 for `example-5`). */
+/** A variant: its key, its label, what it changes in the Place Call of example 1. */
 type Variant = [key: string, label: string, patch: (placeCall: any) => void];
 /** Example 1 without Campaign options, paced by Batching: `size` calls every `seconds` (sandbox time). */
 const batching = (size: number, seconds: number) => (p: any) => {
 	delete p.campaign;
 	p.requestOptions = { batching: { batch: { batchSize: size, batchInterval: Math.round((seconds * 1000) / SPEED) } } };
 };
-/** Example 5 on the faster clock: calls all day, every day; retries after its 10 and 60 minutes of sandbox time. */
-function example5(p: any): void {
-	p.campaign.statusCheckInterval = INTERVAL;
-	const days = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'];
-	Object.assign(p.campaign.callingHours.window, { days, from: '00:00', to: '24:00' });
-	Object.assign(p.retryPolicy, { busy: 10 / SPEED, noAnswer: 60 / SPEED });
-}
 const VARIANTS: Variant[] = [
 	['no-campaign', 'Example 1 without Campaign options (one Place Call per contact, no pacing)', (p) => delete p.campaign],
 	['batching-10-60', 'The same, Batching 10 every 60 s (one call every 6 s)', batching(10, 60)],
 	['batching-5-90', 'The same, Batching 5 every 90 s (hand-tuned)', batching(5, 90)],
 	['example-1', 'Example 1 (Campaign > Max Calls in Flight 5)', (p) => (p.campaign.statusCheckInterval = INTERVAL)],
-	['example-5', 'Example 5 (retries by outcome, at most 5 at once)', example5],
 ];
 async function runVariant({ sandbox, n8n }: any, imported: any, [key, label, patch]: Variant): Promise<Record<string, any>> {
 	// The previous variant's calls end here: its last calls would hold the account's lines.
 	sandbox.reset();
 	applyNetwork(sandbox, new Map(CONTACTS.map((c) => [c.phone, c.steps])), SPEED, LIMIT);
-	const workflow = structuredClone(imported.byFile[key === 'example-5' ? '5-campaign-with-retries.json' : '1-campaign.json'].workflow);
+	const workflow = structuredClone(imported.byFile['1-campaign.json'].workflow);
 	const node = (name: string) => workflow.nodes.find((n: any) => n.name === name).parameters;
 	workflow.name = `bench: ${label}`;
 	for (const n of workflow.nodes) if ('webhookId' in n) n.webhookId = randomUUID();

@@ -189,10 +189,7 @@ ${imported.map((w) => `   - ${w.name}${w.note}: ${n8n.url}/workflow/${w.id}`).jo
    2. "${name('3-escalation.json')}": the execution waits for each call's result; the primary does
       not answer, so the backup is called.
    3. "${name('4-knowledge.json')}": a RAG collection with a document, attached to an assistant.
-   4. "${name('5-campaign-with-retries.json')}": contacts called until answered or out of attempts, in their
-      calling hours (Mon-Fri 09:00-20:00 local: outside them the run waits), busy numbers again after
-      10 minutes; outcomes in Overview > Data tables > "Assistant Platform campaign results".
-   5. Any workflow: add a node, search "Assistant Platform", try Assistant > Get many assistants.
+   4. Any workflow: add a node, search "Assistant Platform", try Assistant > Get many assistants.
 
  n8n's data and log: .n8n-demo/ (kept between runs). Ctrl-C stops everything.
 ${rule}

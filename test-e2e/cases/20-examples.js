@@ -17,7 +17,6 @@ const CAMPAIGN = '1-campaign.json';
 const RESULTS = '2-call-results.json';
 const ESCALATION = '3-escalation.json';
 const KNOWLEDGE = '4-knowledge.json';
-const CAMPAIGN_WITH_RETRIES = '5-campaign-with-retries.json';
 const DURABLE_CAMPAIGN = '6-durable-campaign.json';
 const AGENT_WITH_REVIEW = '7-agent-with-human-review.json';
 const CALL_LOG = 'Assistant Platform call log';
@@ -55,7 +54,7 @@ function register(env) {
 
 		test('every example is imported as it is written (nodes, connections, no placeholder left)', async () => {
 			const files = loadExamples().map((e) => e.file);
-			assert.deepEqual(files, [CAMPAIGN, RESULTS, ESCALATION, KNOWLEDGE, CAMPAIGN_WITH_RETRIES, DURABLE_CAMPAIGN, AGENT_WITH_REVIEW]);
+			assert.deepEqual(files, [CAMPAIGN, RESULTS, ESCALATION, KNOWLEDGE, DURABLE_CAMPAIGN, AGENT_WITH_REVIEW]);
 			for (const file of files) {
 				const { id, workflow } = imported.byFile[file];
 				const stored = await env.n8n.api('GET', `/workflows/${id}`);
