@@ -183,7 +183,7 @@ ${imported.map((w) => `   - ${w.name}${w.note}: ${n8n.url}/workflow/${w.id}`).jo
     to your assistant, and a Call Result URL the platform can reach; 127.0.0.1 is not reachable.)`
 		: ''
 }
-   1. Open "${name('1-campaign.json')}" and click "Execute workflow": three calls are placed (at most 5 at once).
+   1. Open "${name('1-campaign.json')}" and click "Execute workflow": three calls are placed (up to 5 every 2 minutes).
       Their results arrive at the trigger of "${name('2-call-results.json')}" (see its Executions)
       and land in Overview > Data tables > "Assistant Platform call log" (one contact is busy).
    2. "${name('3-escalation.json')}": the execution waits for each call's result; the primary does

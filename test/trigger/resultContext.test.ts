@@ -127,7 +127,7 @@ describe('the Dial Status filter knows every Asterisk status and takes others as
 	});
 });
 
-describe('end to end: Place Call with Result Context, the sandbox posts the result, the trigger gives it back', () => {
+describe('end to end: Place Call with Options > Result Context, the sandbox posts the result, the trigger gives it back', () => {
 	let fx: SandboxFixture;
 	let results: TriggerHarness;
 	const CALLER = '+390212345678';
@@ -153,20 +153,24 @@ describe('end to end: Place Call with Result Context, the sandbox posts the resu
 			{ id: 'C-1', phone: '+14155550123' },
 			{ id: 'C-2', phone: '+14155550124' },
 		];
-		const { error } = await runNode({
+		const { items: placed, error } = await runNode({
 			parameters: {
 				resource: 'outboundCall',
 				operation: 'placeCall',
 				route: 'trunk',
 				dst: '={{ $json.phone }}',
 				callerId: CALLER,
-				options: { callResultUrl: results.eventUrl('callResult') },
-				campaign: { resultContext: { fields: [{ name: 'contactId', value: '={{ $json.id }}' }] } },
+				options: { callResultUrl: results.eventUrl('callResult'), resultContext: { fields: [{ name: 'contactId', value: '={{ $json.id }}' }] } },
 			},
 			items: contacts.map((json) => ({ json })),
 			credentials: fx.credentials,
 		});
 		expect(error).toBeUndefined();
+		expect(placed.map((item) => item.json.context)).toEqual([{ contactId: 'C-1' }, { contactId: 'C-2' }]);
+		expect(fx.sandbox.journal.filter((e) => e.method === 'POST').map((e) => String((e.body as { callResultUrl: string }).callResultUrl))).toEqual([
+			`${results.eventUrl('callResult')}?ctx_contactId=C-1`,
+			`${results.eventUrl('callResult')}?ctx_contactId=C-2`,
+		]);
 		await fx.sandbox.clock.advance(60_000);
 		expect(fx.sandbox.callbacks.map((c) => c.status)).toEqual([200, 200]);
 		const byContact = Object.fromEntries(results.starts.map((s) => [(s.items[0].json.context as { contactId: string }).contactId, s.items[0].json]));
