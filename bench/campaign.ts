@@ -6,8 +6,8 @@ import { lineUse } from './n8n';
 import { fromRoot, logger, options, RESULTS_DIR, runMain, writeJson } from './paths';
 import { round } from './report';
 
-const { SPEED, INTERVAL: CHECK_SECONDS } = options('BENCH_CAMPAIGN_', { SPEED: 20, INTERVAL: 5 });
-const [ONLY, LIMIT, INTERVAL] = [process.env.BENCH_CAMPAIGN_ONLY?.split(','), 5, CHECK_SECONDS / SPEED];
+const { SPEED } = options('BENCH_CAMPAIGN_', { SPEED: 20 });
+const [ONLY, LIMIT] = [process.env.BENCH_CAMPAIGN_ONLY?.split(','), 5];
 process.env.E2E_SKIP_COMPILE ??= '1'; // `npm run bench:campaign` compiled the sandbox with the rest
 const { startEnvironment } = fromRoot('test-e2e/support/environment.js');
 const { importExamples } = fromRoot('test-e2e/support/examples.js');
@@ -26,32 +26,28 @@ const CONTACTS = Array.from({ length: 200 }, (_, i) => {
 	const steps = k < 7 ? [ANSWER] : k < 11 ? [BUSY, ANSWER] : k < 14 ? [NOANSWER, BUSY, ANSWER] : [NOANSWER];
 	return { contactId: `C-${i}`, name: `Contact ${i}`, phone: `+1312555${String(i).padStart(4, '0')}`, timezone: 'UTC', steps };
 });
-/** A variant: its key, its label, what it changes in the Place Call of example 1 (example 5 for `example-5`). */
+/** A variant: its key, its label, what it changes in the Place Call of example 1. */
 type Variant = [key: string, label: string, patch: (placeCall: any) => void];
-/** Example 1 without Campaign options, paced by Batching: `size` calls every `seconds` (sandbox time). */
+/** Example 1's Place Call paced by Batching: `size` calls every `seconds` (sandbox time). */
 const batching = (size: number, seconds: number) => (p: any) => {
-	delete p.campaign;
 	p.requestOptions = { batching: { batch: { batchSize: size, batchInterval: Math.round((seconds * 1000) / SPEED) } } };
 };
-/** Example 5 on the faster clock: calls all day, every day; retries after its 10 and 60 minutes of sandbox time. */
-function example5(p: any): void {
-	p.campaign.statusCheckInterval = INTERVAL;
-	const days = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'];
-	Object.assign(p.campaign.callingHours.window, { days, from: '00:00', to: '24:00' });
-	Object.assign(p.retryPolicy, { busy: 10 / SPEED, noAnswer: 60 / SPEED });
+/** Example 1 as shipped, its Batch Interval on the faster clock. */
+function example1(p: any): void {
+	const batch = p.requestOptions.batching.batch;
+	batch.batchInterval = Math.round(batch.batchInterval / SPEED);
 }
 const VARIANTS: Variant[] = [
-	['no-campaign', 'Example 1 without Campaign options (one Place Call per contact, no pacing)', (p) => delete p.campaign],
+	['no-pacing', 'Example 1 without Batching (one call after another)', (p) => delete p.requestOptions],
 	['batching-10-60', 'The same, Batching 10 every 60 s (one call every 6 s)', batching(10, 60)],
 	['batching-5-90', 'The same, Batching 5 every 90 s (hand-tuned)', batching(5, 90)],
-	['example-1', 'Example 1 (Campaign > Max Calls in Flight 5)', (p) => (p.campaign.statusCheckInterval = INTERVAL)],
-	['example-5', 'Example 5 (retries by outcome, at most 5 at once)', example5],
+	['example-1', 'Example 1 (Batching 5 every 120 s)', example1],
 ];
 async function runVariant({ sandbox, n8n }: any, imported: any, [key, label, patch]: Variant): Promise<Record<string, any>> {
 	// The previous variant's calls end here: its last calls would hold the account's lines.
 	sandbox.reset();
 	applyNetwork(sandbox, new Map(CONTACTS.map((c) => [c.phone, c.steps])), SPEED, LIMIT);
-	const workflow = structuredClone(imported.byFile[key === 'example-5' ? '5-campaign-with-retries.json' : '1-campaign.json'].workflow);
+	const workflow = structuredClone(imported.byFile['1-campaign.json'].workflow);
 	const node = (name: string) => workflow.nodes.find((n: any) => n.name === name).parameters;
 	workflow.name = `bench: ${label}`;
 	for (const n of workflow.nodes) if ('webhookId' in n) n.webhookId = randomUUID();
@@ -65,7 +61,6 @@ async function runVariant({ sandbox, n8n }: any, imported: any, [key, label, pat
 	// While contacts waited for a line: from the first call to the last first call (every contact is waiting
 	// from the start; retries wait for their time instead, so later rounds are not counted).
 	const lastFirstStart = Math.max(...calls.filter((c) => c.attempt === 1).map((c) => c.startedAt));
-	const statusReads = sandbox.journal.filter((e: any) => e.method === 'GET').length;
 	return {
 		key,
 		label,
@@ -78,7 +73,6 @@ async function runVariant({ sandbox, n8n }: any, imported: any, [key, label, pat
 		maxInFlight: maxInFlight(calls),
 		lineUseWhileWaiting: calls.length > LIMIT ? round(lineUse(spans, LIMIT, lastFirstStart), 2) : null,
 		lineUseWholeRun: calls.length ? round(lineUse(spans, LIMIT, end), 2) : 0,
-		statusReadsPerCall: calls.length ? round(statusReads / calls.length) : 0,
 		sandboxMinutes: calls.length ? round((end - start) / 60_000) : 0,
 		wallSeconds: Math.round((Date.now() - started) / 1000),
 	};
@@ -102,14 +96,13 @@ async function main(): Promise<void> {
 		await env.stop();
 	}
 	const file = join(RESULTS_DIR, 'campaign.json');
-	writeJson(file, { measuredAt: new Date().toISOString(), speed: SPEED, intervalSeconds: CHECK_SECONDS, results });
-	const columns =
-		'label contactsDialled calls refusals answered maxInFlight lineUseWhileWaiting lineUseWholeRun statusReadsPerCall sandboxMinutes';
+	writeJson(file, { measuredAt: new Date().toISOString(), speed: SPEED, results });
+	const columns = 'label contactsDialled calls refusals answered maxInFlight lineUseWhileWaiting lineUseWholeRun sandboxMinutes';
 	const cells = (r: Record<string, any>) => columns.split(' ').map((column) => r[column] ?? 'n/a');
 	const table = [
-		`200 contacts (140 reachable within 3 attempts), an account of ${LIMIT} calls at once, calls of 50 to 85 s; Status Check Interval ${CHECK_SECONDS} s; sandbox clock ${SPEED}x, measured ${new Date().toISOString().slice(0, 10)}.\n`,
-		'| Variant | Contacts dialled | Calls | Refused (429) | Answered (of 140 reachable) | Most at once | Share of the 5 lines used while contacts waited | The same over the whole run | Status reads per call | Run (sandbox minutes) |',
-		`|---${'|---:'.repeat(9)}|`,
+		`200 contacts (140 reachable within 3 attempts), an account of ${LIMIT} calls at once, calls of 50 to 85 s; sandbox clock ${SPEED}x, measured ${new Date().toISOString().slice(0, 10)}.\n`,
+		'| Variant | Contacts dialled | Calls | Refused (429) | Answered (of 140 reachable) | Most at once | Share of the 5 lines used while contacts waited | The same over the whole run | Run (sandbox minutes) |',
+		`|---${'|---:'.repeat(8)}|`,
 		...results.map((r) => `| ${cells(r).join(' | ')} |`),
 	];
 	process.stdout.write(`\n${table.join('\n')}\n`);

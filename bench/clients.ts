@@ -9,11 +9,11 @@ export type ClientName = keyof typeof LABELS;
 export type Target = { url: string; portalKey: string; outboundKey: string; assistantKey: string };
 /** A run of one kind (KINDS) with an input item per value (numbers, call ids, names). */
 export type RunSpec = {
-	kind: 'list' | 'place' | 'status' | 'create' | 'dial';
+	kind: 'list' | 'place' | 'status' | 'create';
 	target: Target;
 	values: string[];
 	callerId?: string;
-} & Partial<Record<'batchSize' | 'pageSize' | 'cap' | 'intervalSeconds', number>>;
+} & Partial<Record<'batchSize' | 'pageSize', number>>;
 /** Items produced (assistants listed, calls accepted, records read, ...); output items of the last node. */
 export type RunOutput = { items: number; outputItems: number };
 /** Items produced among output items or answers. */
@@ -50,12 +50,6 @@ const KINDS: Record<RunSpec['kind'], Kind> = {
 		count: withString('assistantId'),
 		field: 'name',
 		post: { path: '/api/v1/assistants', body: () => ({ description: '', mode: 'text' }) },
-	},
-	// Every call placed as a line frees up, and followed to its end.
-	dial: {
-		parameters: (s) => ({ ...placeCall(s), campaign: { maxCallsInFlight: s.cap, statusCheckInterval: s.intervalSeconds } }),
-		count: (items) => items.filter((i) => i.json.resultSource === 'status' && i.json.pending === false).length,
-		field: 'dst',
 	},
 };
 /** A POST to the management API (/api/v1) carries the portal key, to the outbound API the outbound key. */

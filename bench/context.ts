@@ -69,11 +69,10 @@ export function newResults(nodesBase: string, settings: Record<string, unknown>)
 		fanout: [],
 		status: [],
 		create: [],
-		dial: [],
 	};
 }
 /** The results key of each case `npm run bench` runs unless BENCH_CASES says otherwise (4 is `npm run bench:e2e`, 8 runs only when named). */
-export const CASE_KEYS = { 1: 'list', 2: 'fanout', 3: 'status', 5: 'package', 6: 'create', 7: 'dial' } as const;
+export const CASE_KEYS = { 1: 'list', 2: 'fanout', 3: 'status', 5: 'package', 6: 'create' } as const;
 const [DOC, RESULTS_FILE] = [join(ROOT, 'docs/performance.md'), join(RESULTS_DIR, 'results.json')];
 /** Case 4 is measured by `npm run bench:e2e` and merged from its own results file when present. */
 function withTrigger(results: BenchResults): BenchResults {

@@ -99,11 +99,6 @@ function targets(r: BenchResults): string[] {
 		const name = `Case 6: POSTs sent = assistants created = ${n(s.n)} on every run of every client`;
 		targets.push(...held(name, [s], (c) => [...c.checks.created, ...c.checks.posts].every((v) => v === s.n)));
 	}
-	for (const s of r.dial ?? []) {
-		const ofIdeal = median(s.clients.ours?.checks.ofIdeal ?? []);
-		const name = `Case 7, Max Calls in Flight ${s.cap}: calls a minute ≥ 0.9 of the ideal N × 60 / T`;
-		targets.push([name, `${fmt(ofIdeal)} of ideal`, Number.isFinite(ofIdeal) ? ofIdeal >= 0.9 : undefined]);
-	}
 	const t = r.trigger;
 	const lost = t && [...t.ours.lost, ...(t.floor?.lost ?? []), ...t.webhook.lost].reduce((a, b) => a + b, 0);
 	if (lost !== undefined) targets.push(['Case 4: executions lost', String(lost), lost === 0]);
@@ -209,26 +204,6 @@ const caseCreate = (s: Scenario): string[] => [
 	`\nOur node: Assistant → Create, Name from the item (one POST /api/v1/assistants each, the same body as the others: name, description "", mode "text"); Batching = ${s.batchSize} items per batch, interval 0. ` +
 		"HTTP Request node: POST with Bearer Auth, JSON body from fields, default options; it also outputs each assistant's API key, which ours replaces by a hint.\n",
 ];
-/** The median of a check of our node over its runs (case 7). */
-const ofOurs = (s: Scenario, name: string): number => median(s.clients.ours.checks[name]);
-const caseDial = (dial: Scenario[]): string[] => [
-	`### Case 7: calls in flight, Place Call with Max Calls in Flight N\n`,
-	`An account that allows N calls at once; calls of 50 to 85 s (sandbox time; the clock runs ${dial[0].speed}x faster than wall time), every call answered; ` +
-		`Status Check Interval ${fmt((dial[0].intervalSeconds ?? NaN) * (dial[0].speed ?? NaN), 0)} s of sandbox time (the default 5 s, scaled). ` +
-		'Ideal = N × 60 / T calls a minute (N lines always busy, T the mean call length); measured = calls / (last call end − first call start). Median of the runs.\n',
-	...table(dial, [
-		['N', (s) => String(s.cap)],
-		['Calls', (s) => n(s.n)],
-		['Mean call T', (s) => `${fmt(ofOurs(s, 'meanCallSec'), 1)} s`],
-		['Calls a minute', (s) => fmt(ofOurs(s, 'callsPerMinute'))],
-		['Ideal N × 60 / T', (s) => fmt(ofOurs(s, 'idealPerMinute'))],
-		['Of ideal', (s) => fmt(ofOurs(s, 'ofIdeal'))],
-		['Status reads per call', (s) => fmt(ofOurs(s, 'statusReadsPerCall'), 1)],
-		['Most at once', (s) => same(s.clients.ours.checks.maxInFlight)],
-		['Runs (of ideal)', (s) => s.clients.ours.checks.ofIdeal.map((v) => fmt(v)).join(', '), 'left'],
-	]),
-	'',
-];
 const casePackage = (p: NonNullable<BenchResults['package']>): string[] => [
 	'### Case 5: package cost\n',
 	...table(Array.of(p), [
@@ -260,7 +235,6 @@ export function renderMarkdown(r: BenchResults): string {
 		'### Case 4: trigger intake in a real n8n\n',
 		...(r.trigger ? caseTrigger(r.trigger) : ['Not measured by `npm run bench` (see "Case 4" below).', '']),
 		...(r.create ?? []).flatMap(caseCreate),
-		...(r.dial?.length ? caseDial(r.dial) : []),
 		...(r.package ? casePackage(r.package) : []),
 	].join('\n');
 }

@@ -4,19 +4,19 @@
  * last node (first run), per-run checks read from the sandbox; RSS before the first run (baseline), its maximum over every run (peak). */
 export type ClientStats = Record<'medianMs' | 'medianCpuMs' | 'warmupMs' | 'outputItems' | 'baselineRssMB' | 'peakRssMB', number> &
 	Record<'runsMs' | 'runsCpuMs' | 'items', number[]> & { checks: Record<string, number[]>; detail: Record<string, unknown> };
-/** One scenario; case 7 adds Max Calls in Flight (cap), the sandbox clock's speed and the Status Check Interval (wall s). */
-export type ScenarioResult = Record<'n' | 'latencyMs', number> & { case: 'list' | 'fanout' | 'status' | 'create' | 'dial' } & {
+/** One scenario. */
+export type ScenarioResult = Record<'n' | 'latencyMs', number> & { case: 'list' | 'fanout' | 'status' | 'create' } & {
 	clients: Record<string, ClientStats>;
-} & Partial<Record<'expectedRequests' | 'batchSize' | 'maxPersistDelayMs' | 'cap' | 'speed' | 'intervalSeconds', number>>;
+} & Partial<Record<'expectedRequests' | 'batchSize' | 'maxPersistDelayMs', number>>;
 /** Intake (first POST sent until the last answer), processed (until the run's last execution finished), n8n's CPU per POST. */
 export type TriggerStats = Record<'medianMs' | 'processedMedianMs', number> &
 	Record<'runsMs' | 'executions' | 'non200' | 'lost', number[]> & { cpuPerPostMedianMs?: number };
 /** Case 4 (`npm run bench:e2e`); floor: the minimal community trigger (bench/fixtures/floor-trigger). */
 export type TriggerResult = Record<'ours' | 'webhook', TriggerStats> &
 	Record<'posts' | 'concurrency', number> & { floor?: TriggerStats; measuredAt: string; notes?: string[] };
-/** Everything `npm run bench` measured; cases 6 and 7 (create, dial), 5 (package) and 4 (trigger) may be absent. */
+/** Everything `npm run bench` measured; cases 6 (create), 5 (package) and 4 (trigger) may be absent. */
 export type BenchResults = Record<'list' | 'fanout' | 'status', ScenarioResult[]> &
-	Partial<Record<'create' | 'dial', ScenarioResult[]>> & {
+	Partial<Record<'create', ScenarioResult[]>> & {
 		generatedAt: string;
 		durationSec: number;
 		settings: Record<string, unknown>;

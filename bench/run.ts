@@ -4,7 +4,7 @@ import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import os from 'node:os';
 import { join, resolve } from 'node:path';
-import { maxInFlight, PlatformSandbox } from '../sandbox';
+import { PlatformSandbox } from '../sandbox';
 import type { SandboxOptions } from '../sandbox';
 import { pick } from '../sandbox/network';
 import type { ClientName, RunOutput, RunSpec, Target } from './clients';
@@ -21,7 +21,7 @@ const setting = (name: string, fallback: string): string[] =>
 const numbers = (name: string, fallback: string): number[] => setting(name, fallback).map(Number);
 const given = options('BENCH_', { RUNS: 5, SHORT_RUNS: 21 });
 const RUNS = Math.max(1, given.RUNS);
-const [SIZES, LATENCIES, DIAL_CAPS] = [numbers('SIZES', '1000,10000,100000'), numbers('LATENCIES', '0,20'), numbers('DIAL_CAPS', '5,20')];
+const [SIZES, LATENCIES] = [numbers('SIZES', '1000,10000,100000'), numbers('LATENCIES', '0,20')];
 const [CASES, ONLY_CLIENTS] = [setting('CASES', Object.keys(CASE_KEYS).join(',')), setting('CLIENTS', '')];
 const [VARIANTS, PROFILE_DIR] = [setting('VARIANTS', '').map((v) => v.split('=')), process.env.BENCH_PROFILE];
 /** The settings recorded. Return All of up to shortListMax (20 to 150 ms a run): 5 runs after one warm-up measure the JIT and the noise more than the clients. */
@@ -36,8 +36,6 @@ const SETTINGS = {
 	fanoutBatchSize: 50,
 };
 const [CALLER, FANOUT_CALLS, STATUS_CALLS, MAX_PERSIST_DELAY_MS, CREATE_ITEMS] = ['+390212345678', 1000, 100, 4000, 1000] as const;
-/** Case 7: calls of 50 to 85 s (a sales campaign's) on a clock `speed` times faster, each line used `callsPerLine` times a run; the default Status Check Interval (5 s) scaled alike. */
-const DIAL = { speed: 60, callSec: [50, 85] as [number, number], callsPerLine: 20, intervalSeconds: 5 / 60 };
 
 /** A worker's answer to a run, with the checks `after` read. */
 type RunRecord = { ms: number; cpuMs: number; output: RunOutput; startedAt: number; maxRssMB: number; checks: Record<string, number> };
@@ -212,43 +210,12 @@ function* caseCreate(sandbox: PlatformSandbox, target: Target): Iterable<Scenari
 		},
 	};
 }
-/** Case 7: Place Call with Max Calls in Flight N, an account of N calls at once; ideal N x 60 / T calls a minute (mean call T), measured over first start to last end. */
-function* caseDial(sandbox: PlatformSandbox, base: Target): Iterable<Scenario> {
-	const { speed, callSec: durationSec, callsPerLine, intervalSeconds } = DIAL;
-	for (const cap of DIAL_CAPS)
-		yield {
-			result: { case: 'dial', n: cap * callsPerLine, latencyMs: 0, cap, speed, intervalSeconds },
-			clients: ['ours'],
-			runs: Math.min(RUNS, 3),
-			before: (run, warmup) => {
-				const target = withCaller(sandbox, base);
-				sandbox.setDialOutcome({ dialstatus: 'ANSWER', ringMs: 0, durationSec, persistDelayMs: 0 });
-				sandbox.setAccountLimit(cap);
-				// Other numbers every run: each call's length is drawn from the range per number.
-				const values = destinations(warmup ? cap * 2 : cap * callsPerLine, 100_000 * (run + 2));
-				return { kind: 'dial', target, callerId: CALLER, values, cap, intervalSeconds };
-			},
-			after: ({ output }) => {
-				const { calls, refusals } = sandbox.callJournal;
-				const inFlight = maxInFlight(calls);
-				if (output.items !== calls.length) throw new Error(`${output.items} calls ended in the output, ${calls.length} placed`);
-				if (inFlight > cap || refusals.length > 0) throw new Error(`${inFlight} calls at once, ${refusals.length} refused (cap ${cap})`);
-				const span = Math.max(...calls.map((c) => c.endedAt)) - Math.min(...calls.map((c) => c.startedAt));
-				const meanMs = calls.reduce((sum, c) => sum + (c.endedAt - c.startedAt), 0) / calls.length;
-				const [perMinute, ideal] = [(calls.length * 60_000) / span, (cap * 60_000) / meanMs];
-				const rates = { callsPerMinute: round(perMinute, 2), idealPerMinute: round(ideal, 2), ofIdeal: round(perMinute / ideal, 3) };
-				const statusReadsPerCall = round(requests(sandbox, 'GET', '/getDialstatus/')[0] / calls.length, 1);
-				return { calls: calls.length, meanCallSec: round(meanMs / 1000, 1), ...rates, statusReadsPerCall, maxInFlight: inFlight };
-			},
-		};
-}
 /** The cases made of scenarios, in the order run, each on a sandbox of its own with these options. */
 const SCENARIO_CASES = [
 	['1', {}, caseList],
 	['2', {}, caseFanout],
 	['3', { clock: 'real' }, caseStatus],
 	['6', {}, caseCreate],
-	['7', { clock: 'real', clockSpeed: DIAL.speed }, caseDial],
 ] as const;
 async function withSandbox<T>(sandboxOptions: SandboxOptions, run: (sandbox: PlatformSandbox, base: Target) => Promise<T>): Promise<T> {
 	const sandbox = await PlatformSandbox.start({ port: 0, clock: 'manual', seed: { demo: false }, ...sandboxOptions });
@@ -256,7 +223,7 @@ async function withSandbox<T>(sandboxOptions: SandboxOptions, run: (sandbox: Pla
 	return run(sandbox, base).finally(() => sandbox.stop());
 }
 
-/** The named cases: 1, 2, 3, 6, 7, then 5 (context.ts) and 8 (durable.ts, written apart); results.json unless only 8. */
+/** The named cases: 1, 2, 3, 6, then 5 (context.ts) and 8 (durable.ts, written apart); results.json unless only 8. */
 async function main(): Promise<void> {
 	if (process.argv.includes('--report')) return report();
 	const [started, nodesBase] = [Date.now(), nodesBaseDir()];

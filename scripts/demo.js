@@ -183,16 +183,13 @@ ${imported.map((w) => `   - ${w.name}${w.note}: ${n8n.url}/workflow/${w.id}`).jo
     to your assistant, and a Call Result URL the platform can reach; 127.0.0.1 is not reachable.)`
 		: ''
 }
-   1. Open "${name('1-campaign.json')}" and click "Execute workflow": three calls are placed (at most 5 at once).
+   1. Open "${name('1-campaign.json')}" and click "Execute workflow": three calls are placed (up to 5 every 2 minutes).
       Their results arrive at the trigger of "${name('2-call-results.json')}" (see its Executions)
       and land in Overview > Data tables > "Assistant Platform call log" (one contact is busy).
    2. "${name('3-escalation.json')}": the execution waits for each call's result; the primary does
       not answer, so the backup is called.
    3. "${name('4-knowledge.json')}": a RAG collection with a document, attached to an assistant.
-   4. "${name('5-campaign-with-retries.json')}": contacts called until answered or out of attempts, in their
-      calling hours (Mon-Fri 09:00-20:00 local: outside them the run waits), busy numbers again after
-      10 minutes; outcomes in Overview > Data tables > "Assistant Platform campaign results".
-   5. Any workflow: add a node, search "Assistant Platform", try Assistant > Get many assistants.
+   4. Any workflow: add a node, search "Assistant Platform", try Assistant > Get many assistants.
 
  n8n's data and log: .n8n-demo/ (kept between runs). Ctrl-C stops everything.
 ${rule}

@@ -55,9 +55,9 @@ function prepareExample(workflow, byType, { rename } = {}) {
 }
 
 /**
- * Sandbox outcomes of the numbers the examples call, so that every branch shows: a busy contact in example 1, an
- * on-call primary who does not answer in example 3 (the backup is called), a contact busy at the first call and
- * answering the second in example 5. They ring first, as phones do: a result arriving before n8n has saved a Call
+ * Sandbox outcomes of the numbers the examples call, so that every branch shows: a busy contact in examples 1 and 6,
+ * an on-call primary who does not answer in example 3 (the backup is called), a contact busy at the first call and
+ * answering the second in example 6. They ring first, as phones do: a result arriving before n8n has saved a Call
  * and Wait execution as waiting is answered 409, and the platform never sends a callback twice.
  */
 const EXAMPLE_DIAL_OUTCOMES = {
@@ -76,15 +76,6 @@ const columns = (words) => words.split(' ').map((word) => ({ name: word.split(':
 /** The data tables the examples use, by name (`rows`: what a new one starts with). */
 const EXAMPLE_DATA_TABLES = [
 	{ name: 'Assistant Platform call log', columns: columns('internal_id outcome reached:boolean durationSec:number receivedAt') },
-	{
-		name: 'Assistant Platform do-not-call list',
-		columns: columns('phone note'),
-		rows: [{ phone: '+31205550199', note: 'asked not to be called' }],
-	},
-	{
-		name: 'Assistant Platform campaign results',
-		columns: columns('contactId phone timezone attempt:number outcome status nextAttempt:number nextCallAt reason internal_id'),
-	},
 	{
 		// Example 6's contacts, as a CSV import makes them; Prepare Contacts Table adds the campaign's columns.
 		name: 'Assistant Platform campaign contacts',

@@ -36,10 +36,6 @@ import { outboundApi } from '../shared/transport/outbound';
 import type { NodeFailure } from '../shared/transport/errors';
 import { pollStatus } from '../shared/calls/statusPoll';
 import { callbackBodyTooLarge, MAX_CALLBACK_BODY_BYTES, refuse } from '../shared/n8n/webhookReply';
-import { campaignFields, deferralAt, deferredItem, readCampaignItem, readCampaignRun } from '../shared/campaign/options';
-import type { CampaignItem } from '../shared/campaign/options';
-import { afterFailedPlacement, decideNextCall, noCall, readRetryPolicy } from '../shared/campaign/retryPolicy';
-import type { RetryPolicy } from '../shared/campaign/retryPolicy';
 
 /*
  * Assistant Platform Call and Wait, on n8n's own wait-and-resume (docs/assumptions.md):
@@ -62,7 +58,6 @@ const DROPPED_ON_RESULT = new Set<string>([
 	'waitTill',
 	'status',
 	'dialstatus',
-	'nextCall',
 	...CALL_RESULT_FIELDS,
 ]);
 
@@ -75,30 +70,17 @@ export async function placeCallAndWait(this: IExecuteFunctions): Promise<INodeEx
 	const resumeUrl = String(this.evaluateExpression('{{ $execution.resumeUrl }}', 0) ?? '');
 	const credentialKey = await credentialAssistantKey(this);
 	let placement: Placement;
-	let campaign: CampaignItem;
-	let policy: RetryPolicy;
 	try {
 		placement = readPlacement(this, node, 0, credentialKey, resumeUrl);
-		// Campaign options and the Retry Policy are checked before the call; the attempt and Result Context
-		// wait with the execution (the resume URL is n8n's, left as it is).
-		const run = readCampaignRun(this, node, 'placeCallAndWait');
-		campaign = run ? readCampaignItem(this, node, 0, run) : { attempt: 1, context: {} };
-		policy = readRetryPolicy(node, this.getNodeParameter('retryPolicy', 0, {}), 0);
 	} catch (error) {
 		throw markNoCallPlaced(error as Error);
 	}
-	const wait = deferralAt(campaign, Date.now());
-	if (wait) {
-		const summary = { ...placement.summary };
-		delete summary.callResultUrl;
-		return [[{ json: deferredItem(campaign, { ...placement, summary }, wait), pairedItem: { item: 0 } }]];
-	}
 
-	const limit = await takeLimitPlace(this, placement, campaign);
+	const limit = await takeLimitPlace(this, placement);
 	if ('refused' in limit) return limit.refused;
-	const placed = await postPlacement(this, settings, placement, campaign, limit.place);
+	const placed = await postPlacement(this, settings, placement, limit.place);
 	if ('failed' in placed) return placed.failed;
-	return await waitForResult(this, placed.accepted, campaign, policy, maxWaitMinutes);
+	return await waitForResult(this, placed.accepted, maxWaitMinutes);
 }
 
 /** One call per execution, never as an AI agent's tool: anything else is refused before a call is placed. */
@@ -155,7 +137,6 @@ function outputSummary(placement: Placement): IDataObject {
 async function takeLimitPlace(
 	ctx: IExecuteFunctions,
 	placement: Placement,
-	campaign: CampaignItem,
 ): Promise<{ place?: LimitPlace } | { refused: INodeExecutionData[][] }> {
 	const limit = readCallLimit(ctx);
 	if (!limit) return {};
@@ -170,10 +151,7 @@ async function takeLimitPlace(
 	}
 	if (!refusal) return { place };
 	if (!ctx.continueOnFail()) throw refusal;
-	const summary = outputSummary(placement);
-	return {
-		refused: onlyItem({ ...failedItem(refusal, 'invalid', summary), ...campaignFields(campaign, afterFailedPlacement('invalid', refusal.message)) }),
-	};
+	return { refused: onlyItem(failedItem(refusal, 'invalid', outputSummary(placement))) };
 }
 
 /**
@@ -184,7 +162,6 @@ async function postPlacement(
 	ctx: IExecuteFunctions,
 	settings: RequestSettings,
 	placement: Placement,
-	campaign: CampaignItem,
 	limitPlace: LimitPlace | undefined,
 ): Promise<{ accepted: IDataObject } | { failed: INodeExecutionData[][] }> {
 	let accepted: IDataObject;
@@ -202,8 +179,7 @@ async function postPlacement(
 		if (outcome === 'rejected') await limitPlace?.release().catch(() => undefined);
 		describeOutcome(error, outcome);
 		if (!ctx.continueOnFail()) throw error;
-		const summary = outputSummary(placement);
-		return { failed: onlyItem({ ...failedItem(error, outcome, summary), ...campaignFields(campaign, afterFailedPlacement(outcome, error.message)) }) };
+		return { failed: onlyItem(failedItem(error, outcome, outputSummary(placement))) };
 	}
 	// The resume URL may carry n8n's resume token: it stays out of the output.
 	delete accepted.callResultUrl;
@@ -217,8 +193,6 @@ async function postPlacement(
 async function waitForResult(
 	ctx: IExecuteFunctions,
 	accepted: IDataObject,
-	campaign: CampaignItem,
-	policy: RetryPolicy,
 	maxWaitMinutes: number,
 ): Promise<INodeExecutionData[][]> {
 	const waitTill = new Date(Date.now() + maxWaitMinutes * 60_000);
@@ -228,7 +202,6 @@ async function waitForResult(
 			resultSource: 'timeout',
 			...callResultFields(accepted.internal_id),
 			dialstatus: null,
-			...campaignFields(campaign, decideNextCall(policy, null, campaign.attempt, Date.now())),
 			waitTill: waitTill.toISOString(),
 			message:
 				'No call result arrived within Max Wait. Read the outcome with Assistant Platform → Call Status → Get (it reads internal_id from this item; turn on Wait for Call Record).',
@@ -247,17 +220,6 @@ async function waitForResult(
 		resultSource: 'waiting',
 		message: `Waiting for the call result until ${waitTill.toISOString()}`,
 	});
-}
-
-/** The Retry Policy's decision about the result that arrived (a policy that no longer reads is said, not thrown). */
-function resultDecision(ctx: IWebhookFunctions, dialStatus: string, attempt: unknown) {
-	const known = typeof attempt === 'number' && Number.isInteger(attempt) ? attempt : null;
-	try {
-		const policy = readRetryPolicy(ctx.getNode(), ctx.getNodeParameter('retryPolicy', {}));
-		return decideNextCall(policy, dialStatus, known, Date.now());
-	} catch (error) {
-		return noCall(`not decided: ${(error as Error).message}`);
-	}
 }
 
 /** The item the execution waits with (this node's input since execute()), or undefined. */
@@ -329,7 +291,6 @@ export async function placeCallAndWaitWebhook(this: IWebhookFunctions): Promise<
 		}),
 		// The spelling of version 1's first outputs, kept for saved workflows that test it.
 		dialstatus: result.dialStatus,
-		nextCall: resultDecision(this, result.dialStatus, waiting.attempt),
 		resultSource: 'callback',
 		statusRecord,
 		...(statusError ? { statusError } : {}),

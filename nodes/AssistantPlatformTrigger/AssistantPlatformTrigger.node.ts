@@ -37,7 +37,7 @@ import {
 } from './registration';
 import { constantTimeEqual, ipAllowed, parseAllowlist, secretProblem } from './security';
 import { DEFAULT_REPEAT_WINDOW_MINUTES, deliveryKey, isRepeat, triggerMemoryKey } from './repeats';
-import { callResultCampaign, filterStatuses } from './callResultCampaign';
+import { callResultContext, filterStatuses } from './callResultContext';
 
 assertSupportedN8n();
 
@@ -304,16 +304,10 @@ export class AssistantPlatformTrigger implements INodeType {
 			if (!statusMatches || result.value.duration < minDuration) {
 				return { webhookResponse: { received: true, started: false, reason: 'filtered out' } };
 			}
-			// Attempt, Result Context (from the URL's query, trusted only now that the secret matched) and the decision.
-			const campaign = callResultCampaign(
-				this.getNode(),
-				req.originalUrl ?? req.url,
-				() => this.getNodeParameter('retryPolicy', {}),
-				result.value.dialStatus,
-				Date.parse(receivedAt),
-			);
-			if (!campaign.ok) return refuse(this, 400, campaign.reason);
-			json = { event, ...callResultFields(result.value.internal_id, result.value), ...campaign.fields, receivedAt, body };
+			// The Result Context, from the URL's query: trusted only now that the secret matched.
+			const context = callResultContext(req.originalUrl ?? req.url);
+			if (!context.ok) return refuse(this, 400, context.reason);
+			json = { event, ...callResultFields(result.value.internal_id, result.value), ...context.fields, receivedAt, body };
 		} else if (event === 'conversationEnd') {
 			json = { event, ...correlationFields(body), receivedAt, body };
 		} else {

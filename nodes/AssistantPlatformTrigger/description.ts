@@ -6,7 +6,6 @@ import { schemaPropertyFields } from '../shared/descriptions/extractionSchema';
 import { REGISTRABLE_EVENTS } from './events';
 import { DEFAULT_REPEAT_WINDOW_MINUTES } from './repeats';
 import { DIAL_STATUSES, DIAL_STATUS_MEANING } from '../shared/calls/dialStatuses';
-import { retryPolicyProperty } from '../shared/campaign/retryPolicy';
 
 const REGISTRABLE = { events: REGISTRABLE_EVENTS };
 const REGISTERING = { ...REGISTRABLE, registerOnPublish: [true] };
@@ -153,10 +152,6 @@ export const triggerProperties: INodeProperties[] = [
 			},
 		],
 	},
-	retryPolicyProperty(
-		"Each Call Result comes out with nextCall: whether to call the contact again, when, with which attempt (from the attempt Place Call put in the Call Result URL with Campaign > Attempt), and why. ANSWER is never called again, nor a result without its attempt. Empty: no status is called again.",
-		{ displayOptions: { show: { events: ['callResult'] } } },
-	),
 	{
 		displayName: 'Options',
 		name: 'options',

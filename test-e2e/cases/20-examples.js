@@ -1,5 +1,6 @@
 // Every example workflow (examples/*.json) imports into n8n and runs against the sandbox, and its output is
-// asserted: the campaign places one call per contact with the results trigger's URL as Call Result URL; the
+// asserted: the campaign places one call per contact with the results trigger's URL and the contact's id as Call
+// Result URL; the
 // results workflow (published) records each call result in its data table; the escalation waits for the
 // sandbox's callback and calls the backup when the primary does not answer; the knowledge base ends with a
 // processed document in a collection attached to an assistant.
@@ -17,7 +18,6 @@ const CAMPAIGN = '1-campaign.json';
 const RESULTS = '2-call-results.json';
 const ESCALATION = '3-escalation.json';
 const KNOWLEDGE = '4-knowledge.json';
-const CAMPAIGN_WITH_RETRIES = '5-campaign-with-retries.json';
 const DURABLE_CAMPAIGN = '6-durable-campaign.json';
 const AGENT_WITH_REVIEW = '7-agent-with-human-review.json';
 const CALL_LOG = 'Assistant Platform call log';
@@ -55,7 +55,7 @@ function register(env) {
 
 		test('every example is imported as it is written (nodes, connections, no placeholder left)', async () => {
 			const files = loadExamples().map((e) => e.file);
-			assert.deepEqual(files, [CAMPAIGN, RESULTS, ESCALATION, KNOWLEDGE, CAMPAIGN_WITH_RETRIES, DURABLE_CAMPAIGN, AGENT_WITH_REVIEW]);
+			assert.deepEqual(files, [CAMPAIGN, RESULTS, ESCALATION, KNOWLEDGE, DURABLE_CAMPAIGN, AGENT_WITH_REVIEW]);
 			for (const file of files) {
 				const { id, workflow } = imported.byFile[file];
 				const stored = await env.n8n.api('GET', `/workflows/${id}`);
@@ -75,7 +75,7 @@ function register(env) {
 			assert.equal(nodeOf(imported.byFile[CAMPAIGN], 'Place Call').parameters.options.callResultUrl, imported.callResultUrl);
 		});
 
-		test('1 campaign: one call per contact, at most 5 at once, each with the results trigger URL and the contact as Call Result URL', async () => {
+		test('1 campaign: one call per contact, in one batch of 5, each with the results trigger URL and the contact as Call Result URL', async () => {
 			const campaign = imported.byFile[CAMPAIGN];
 			env.sandbox.clearJournal();
 			env.sandbox.clearCallbacks();
@@ -89,15 +89,14 @@ function register(env) {
 			assert.equal(items.length, 3);
 			items.forEach((item, i) => {
 				assert.match(String(item.internal_id), /^[0-9a-f]{16,}$/, `item ${i}: internal_id`);
-				// Max Calls in Flight: the node followed each call to its end (Call Status).
-				assert.equal(item.resultSource, 'status');
-				assert.equal(item.dialStatus, plannedOutcome(contacts[i].phone));
-				assert.equal(item.pending, false);
+				// Placed, its outcome not known yet: the result goes to the trigger.
+				assert.equal(item.dialStatus, null);
+				assert.equal(item.pending, true);
 				assert.equal(item.route, 'trunk');
 				assert.equal(item.dst, contacts[i].phone);
 				assert.equal(item.callerId, '+390200001001');
-				assert.equal(item.attempt, 1);
 				assert.deepEqual(item.context, { contactId: contacts[i].contactId });
+				assert.ok(!('attempt' in item) && !('nextCall' in item) && !('resultSource' in item), JSON.stringify(item));
 				// Where the result goes is shown, without the trigger's secret or the query.
 				assert.equal(item.callResultUrl, `${env.n8n.url}/webhook/***/***/call-result?***`);
 			});
@@ -105,19 +104,16 @@ function register(env) {
 			assert.ok(!JSON.stringify(execution.data).includes(secret), 'the webhook secret is in the execution data');
 			assertNoSecrets(env.sandbox, execution.data, 'the execution data');
 
-			// The sandbox saw exactly one authenticated POST per contact, then status reads of those calls only.
+			// The sandbox saw exactly one authenticated POST per contact, and nothing else.
 			const posts = requestsTo(env.sandbox, 'POST', '/webhook/outbound_call');
 			assert.equal(posts.length, 3);
 			assert.deepEqual(posts.map((p) => p.body.dst).sort(), contacts.map((c) => c.phone).sort());
-			const ids = new Set(items.map((item) => String(item.internal_id)));
-			const reads = env.sandbox.journal.filter((e) => e.method === 'GET');
-			assert.ok(reads.length >= 3 && reads.every((e) => e.path.startsWith('/getDialstatus/') && ids.has(e.path.split('/').pop())), JSON.stringify(reads.map((e) => e.path)));
-			assert.equal(env.sandbox.journal.length, posts.length + reads.length);
+			assert.equal(env.sandbox.journal.length, posts.length);
 			for (const post of posts) {
 				assert.equal(post.auth, 'ok');
 				assert.equal(post.status, 200);
 				const contact = contacts.find((c) => c.phone === post.body.dst);
-				assert.equal(post.body.callResultUrl, `${imported.callResultUrl}?${new URLSearchParams({ ctx_attempt: '1', ctx_contactId: contact.contactId })}`);
+				assert.equal(post.body.callResultUrl, `${imported.callResultUrl}?${new URLSearchParams({ ctx_contactId: contact.contactId })}`);
 				assert.equal(post.body.callerId, '+390200001001');
 				assert.equal(post.body.assistantApiKey, `[masked:${firstAssistant.assistantId}]`);
 			}
@@ -154,10 +150,9 @@ function register(env) {
 				assert.equal(event.dialStatus, outcome, call.dst);
 				assert.equal(event.duration, outcome === 'ANSWER' ? 2 : 0, call.dst);
 				assert.deepEqual(event.body, { internal_id: call.internalId, dialstatus: outcome, duration: event.duration });
-				// The contact and attempt came back from the Call Result URL, with the trigger's decision.
-				assert.equal(event.attempt, 1);
+				// The contact came back from the Call Result URL; the trigger decides nothing about calling again.
 				assert.deepEqual(event.context, { contactId: call.contactId });
-				assert.equal(event.nextCall.callAgain, false);
+				assert.ok(!('attempt' in event) && !('nextCall' in event), JSON.stringify(event));
 			}
 
 			const rows = (await env.n8n.dataTables('GET', `/${imported.tables[CALL_LOG].id}/rows?take=250`)).data;

@@ -35,12 +35,13 @@ const CONTACTS = 60;
 const SPEED = 100;
 const NOT_ON_1X = "n8n 1.x: its public API has no data tables, and a community node reaches n8n's data tables only through it";
 const FINAL = new Set(['answered', 'finished', 'failed', 'unknown']);
-/** Context queries the trigger must refuse (a repeated attempt, an attempt that is no number, a context without attempt). */
+/** Context queries the trigger must refuse (a repeated attempt, an attempt that is no number, a repeated claim). */
 /**
  * Queries a garbling platform appends to the Call Result URL (which carries the dial run's attempt and claim): a
- * second attempt, an attempt that is not a number, a second claim. Each makes the URL's Result Context invalid.
+ * second attempt, an attempt that is not a number, more claims. Each makes the Result Context invalid, of the URL it
+ * is appended to and of the bare Call Result URL alike (a context without an attempt is a Place Call's: valid).
  */
-const GARBLED = ['ctx_attempt=1&ctx_attempt=2', 'ctx_attempt=one', 'ctx_campaignClaim=7%3Aforged'];
+const GARBLED = ['ctx_attempt=1&ctx_attempt=2', 'ctx_attempt=one', 'ctx_campaignClaim=7%3Aforged&ctx_campaignClaim=8%3Aforged'];
 /** Forged internal_ids meant to reach a row through the table's filter: a wildcard, a quote, a call's id as a prefix. */
 const ODD_IDS = [(id) => '%', (id) => `${id}' OR '1'='1`, (id) => `${id.slice(0, 8)}%`, (id) => `"(${id})"&filter={}#ü✓`];
 /** The numbers whose every result the platform posts with a garbled query (busy then answered; some answered at once). */

@@ -15,7 +15,6 @@ const { loadSandbox } = require('../../scripts/n8n-sandbox');
 const { createSandboxCredentials } = require('./environment');
 const { waitFor } = require('./wait');
 const { errorOf, outputOf } = require('./workflows');
-const { expectedCalls: callsUnderPolicy } = require('./campaign');
 const { startApiGate } = require('./apiGate');
 
 const EXAMPLE = '6-durable-campaign.json';
@@ -64,8 +63,19 @@ function stepsFor(i) {
 	}
 }
 
-/** The calls a number gets under example 6's policy (Max Attempts 3; BUSY and NOANSWER called again; nothing else). */
-const expectedCalls = (steps) => callsUnderPolicy(steps, RETRIED, MAX_ATTEMPTS);
+/**
+ * The calls a number gets under a Retry Policy: its steps in order, while the outcome is one the policy calls again
+ * (`retried`), up to `maxAttempts` (default: example 6's, 3 attempts, BUSY and NOANSWER again, nothing else).
+ */
+function expectedCalls(steps, retried = RETRIED, maxAttempts = MAX_ATTEMPTS) {
+	const statuses = [];
+	for (let attempt = 1; attempt <= maxAttempts; attempt++) {
+		const status = steps[Math.min(attempt, steps.length) - 1].dialstatus;
+		statuses.push(status);
+		if (status === 'ANSWER' || !retried.has(status)) break;
+	}
+	return statuses;
+}
 
 /** "HH:MM" of an instant in UTC. */
 const clockUtc = (ms) => new Date(ms).toISOString().slice(11, 16);

@@ -32,10 +32,9 @@ describe('user-given names that every object inherits are ordinary names', () =>
 
 	test.each(['constructor', 'toString', 'valueOf'])('a Result Context field named "%s": carried in the Call Result URL', async (name) => {
 		const { error } = await place({
-			options: { callResultUrl: RESULT_URL },
-			campaign: { resultContext: { fields: [{ name, value: 'v1' }] } },
+			options: { callResultUrl: RESULT_URL, resultContext: { fields: [{ name, value: 'v1' }] } },
 		});
 		expect(error).toBeUndefined();
-		expect((posts()[0].body as IDataObject).callResultUrl).toBe(`${RESULT_URL}?ctx_attempt=1&ctx_${name}=v1`);
+		expect((posts()[0].body as IDataObject).callResultUrl).toBe(`${RESULT_URL}?ctx_${name}=v1`);
 	});
 });

@@ -90,12 +90,10 @@ interface Field {
 }
 
 /**
- * Fields that do nothing in a target's configuration: Place Call reads its Retry Policy only with
- * Campaign options (then readRetryPolicy refuses a wrong type, as Call and Wait shows here); Record Call Result
- * applies the Retry Policy its contact carries (Dial Due Contacts'), never its own.
+ * Fields that do nothing in a target's configuration: Record Call Result applies the Retry Policy its contact
+ * carries (Dial Due Contacts'), never its own.
  */
 const INERT: Record<string, RegExp> = {
-	'outboundCall.placeCall': /^retryPolicy\./,
 	'campaign.recordResult': /^retryPolicy\./,
 	// The Campaign control operations talk only to n8n's API, whose requests have their own timeout and size
 	// limit: Settings > Request Options (the platform's) are not read there.
@@ -114,7 +112,7 @@ function wrongFor(field: Field): Array<[string, unknown]> {
 
 /**
  * Whether the error names the field: its label (without a "(JSON)"-like suffix), alone or after its
- * collection ("Campaign > Attempt"), or its place in a fixed collection.
+ * collection ("Retry Policy > Max Attempts"), or its place in a fixed collection.
  */
 function namesField(message: string, field: Field): boolean {
 	const label = field.label.replace(/ \([^)]*\)$/, '');

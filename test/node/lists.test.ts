@@ -76,6 +76,8 @@ describe('Return All beyond n8n-core declarative limit', () => {
 		expect(lists.sort()).toEqual(
 			[
 				['assistant', 'getAll'],
+				// Read from n8n's data tables, page by page (not a list of the platform's).
+				['campaign', 'contacts'],
 				['catalog', 'getAssistantTools'],
 				['catalog', 'getTools'],
 				['customApiRequest', 'request'],

@@ -170,10 +170,6 @@ describe('Assistant Platform Call and Wait: waiting', () => {
 			trafficCostNumber: Number(fx.sandbox.state.calls.get(call.internalId)!.trafficCost),
 			statusRecord: 'found',
 			resultReceivedAt: expect.any(String),
-			// Without Campaign options: the first attempt, no context; no Retry Policy calls anyone again.
-			attempt: 1,
-			context: {},
-			nextCall: { callAgain: false, at: null, attempt: null, reason: 'answered: never called again' },
 		});
 		expect(resumed.nodeItems.map((i) => i.json)).toEqual([result]);
 		expect(resumed.afterItems[0].pairedItem).toEqual({ item: 0 });
@@ -242,14 +238,6 @@ describe('Assistant Platform Call and Wait: waiting', () => {
 			trafficCostNumber: null,
 			waitTill: execution.waitTill!.toISOString(),
 			message: expect.stringContaining('Call Status → Get'),
-			attempt: 1,
-			context: {},
-			nextCall: {
-				callAgain: false,
-				at: null,
-				attempt: null,
-				reason: 'outcome unknown: never called again automatically (read the call status first)',
-			},
 		});
 		// n8n did not run the node again: still one POST, no status read.
 		expect(fx.sandbox.journal.map((e) => e.method)).toEqual(['POST']);
@@ -364,13 +352,13 @@ describe('Assistant Platform Call and Wait: nothing is sent, or nothing waits', 
 	});
 });
 
-test('with Campaign options and Continue On Fail, a placement whose outcome is unknown says so in the words Place Call uses', async () => {
+test('with Continue On Fail, a placement whose outcome is unknown says so in the words Place Call uses', async () => {
 	fx.sandbox.injectFault({ method: 'POST', path: '/webhook/outbound_call', kind: 'status', status: 500, times: 1 });
-	const execution = await placeAndWait({ campaign: { attempt: 1 } }, { continueOnFail: true });
-	expect(execution.afterItems[0].json).toMatchObject({
-		outcome: 'unknown',
-		nextCall: { callAgain: false, at: null, attempt: null, reason: 'outcome unknown: the call may have been placed; never called again automatically' },
-	});
+	const execution = await placeAndWait({}, { continueOnFail: true });
+	const [item] = execution.afterItems;
+	expect(item.json).toMatchObject({ outcome: 'unknown', placed: 'unknown', error: expect.stringMatching(/^Outcome unknown: /) });
+	expect(item.json).not.toHaveProperty('nextCall');
+	expect(item.json).not.toHaveProperty('attempt');
 	expect(fx.sandbox.journal.filter((e) => e.method === 'POST')).toHaveLength(1);
 });
 
@@ -437,76 +425,29 @@ describe('Assistant Platform Call and Wait: the node', () => {
 	});
 });
 
-describe('Assistant Platform Call and Wait with Campaign options', () => {
+describe('Assistant Platform Call and Wait places one call and waits for its result', () => {
 	/*
-	 * The attempt and Result Context wait with the execution and come back with the result, with the Retry
-	 * Policy's decision; calling hours and the Earliest Call Time defer an item without placing or waiting; bad
-	 * input is refused before anything is dialled.
+	 * No campaign rides on it: no attempt, no calling hours, no Result Context, no decision about calling again. A
+	 * workflow that still holds such values places its call and waits as any other; nothing of them is read or output.
 	 */
-	const CAMPAIGN = {
-		attempt: '={{ $json.attempt }}',
-		resultContext: { fields: [{ name: 'contactId', value: '={{ $json.id }}' }] },
-	};
-
-	test('the attempt and Result Context come back with the result, with the decision; the resume URL is left as n8n made it', async () => {
+	test('values of removed Campaign options and a Retry Policy change nothing: the call is placed at once and its result has no decision', async () => {
 		fx.sandbox.setDialOutcome({ dialstatus: 'BUSY', ringMs: 300 });
-		const execution = await placeAndWait({ campaign: CAMPAIGN, retryPolicy: { busy: 2, maxAttempts: 4 } }, { items: [{ json: { id: 'C-77', attempt: 2 } }] });
+		const closed = { days: ['monday'], from: '09:00', to: '09:00', timeZone: 'Nowhere/City' };
+		const execution = await placeAndWait({
+			campaign: { attempt: 2, notBefore: new Date(Date.now() + 3600_000).toISOString(), callingHours: { window: closed }, resultContext: { fields: [{ name: 'contactId', value: 'C-77' }] } },
+			retryPolicy: { busy: 2, maxAttempts: 0 },
+		});
+		expect(execution.error).toBeUndefined();
 		expect(execution.waitTill).toBeDefined();
+		expect(fx.sandbox.journal.filter((e) => e.method === 'POST')).toHaveLength(1);
 		expect(String((fx.sandbox.journal[0].body as IDataObject).callResultUrl)).not.toContain('ctx_');
-		expect(execution.nodeItems[0].json).toMatchObject({ resultSource: 'waiting', attempt: 2, context: { contactId: 'C-77' } });
+		const [waiting] = execution.nodeItems;
 		server.register(execution);
 		const resumed = await server.resumed(execution.executionId);
-		const result = resumed.afterItems[0].json;
-		expect(result).toMatchObject({
-			resultSource: 'callback',
-			dialStatus: 'BUSY',
-			attempt: 2,
-			context: { contactId: 'C-77' },
-			nextCall: { callAgain: true, attempt: 3, reason: 'BUSY: call again after 2 min (attempt 3 of 4)' },
-		});
-		const at = Date.parse(String((result.nextCall as IDataObject).at));
-		expect(Math.abs(at - (Date.parse(String(result.resultReceivedAt)) + 120_000))).toBeLessThan(1000);
-	});
-
-	test('outside calling hours: nothing is placed, the execution does not wait, the item says when the window opens', async () => {
-		const hour = (new Date().getUTCHours() + 3) % 24;
-		const from = `${String(hour).padStart(2, '0')}:00`;
-		const to = `${String((hour + 1) % 24).padStart(2, '0')}:00`;
-		const execution = await placeAndWait(
-			{ campaign: { ...CAMPAIGN, callingHours: { window: { days: ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'], from, to, timeZone: 'UTC' } } } },
-			{ items: [{ json: { id: 'C-1', attempt: 1 } }] },
-		);
-		expect(fx.sandbox.journal).toHaveLength(0);
-		expect(execution.waitTill).toBeUndefined();
-		const [item] = execution.nodeItems;
-		expect(item.json).toMatchObject({ placed: false, outcome: 'deferred', attempt: 1, context: { contactId: 'C-1' }, nextCall: { callAgain: true, attempt: 1 } });
-		expect(item.json).not.toHaveProperty('callResultUrl');
-		const at = new Date(String((item.json.nextCall as IDataObject).at));
-		expect(at.getUTCHours()).toBe(hour);
-		expect(at.getUTCMinutes()).toBe(0);
-	});
-
-	test('an Earliest Call Time to come defers the item the same way', async () => {
-		const later = new Date(Date.now() + 3600_000).toISOString();
-		const execution = await placeAndWait({ campaign: { notBefore: later } });
-		expect(fx.sandbox.journal).toHaveLength(0);
-		expect(execution.nodeItems[0].json).toMatchObject({ outcome: 'deferred', nextCall: { callAgain: true, at: later, attempt: 1 } });
-	});
-
-	test.each([
-		['an attempt that is not a number', { attempt: 'abc' }, 'Invalid "Campaign > Attempt": must be a whole number from 1 to 100 (got "abc")'],
-		['context with a forbidden character', { resultContext: { fields: [{ name: 'note', value: 'a\u0007b' }] } }, 'Invalid "Campaign > Result Context": "note" contains a control character'],
-		['an unknown time zone', { callingHours: { window: { days: ['monday'], from: '09:00', to: '10:00', timeZone: 'Nowhere/City' } } }, 'Invalid "Calling Hours > Time Zone": unknown time zone "Nowhere/City"'],
-		['a window whose end equals its start', { callingHours: { window: { days: ['monday'], from: '09:00', to: '09:00', timeZone: 'UTC' } } }, 'Invalid "Calling Hours > To": must differ from From (09:00)'],
-	])('bad input is refused before anything is dialled: %s', async (_label, campaign, message) => {
-		const execution = await placeAndWait({ campaign });
-		expect(execution.error?.message).toContain(message);
-		expect(fx.sandbox.journal).toHaveLength(0);
-	});
-
-	test('a Retry Policy that cannot be followed is refused before the call', async () => {
-		const execution = await placeAndWait({ retryPolicy: { maxAttempts: 0 } });
-		expect(execution.error?.message).toBe('Invalid "Retry Policy > Max Attempts": must be a whole number from 1 to 20 (got 0). No call was placed.');
-		expect(fx.sandbox.journal).toHaveLength(0);
+		const [result] = resumed.afterItems;
+		expect(result.json).toMatchObject({ resultSource: 'callback', dialStatus: 'BUSY' });
+		for (const json of [waiting.json, result.json]) {
+			for (const field of ['attempt', 'context', 'nextCall']) expect(json).not.toHaveProperty(field);
+		}
 	});
 });

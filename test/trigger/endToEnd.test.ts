@@ -113,10 +113,8 @@ test('an answered call: call result, conversation end and extracted data each st
 		trafficCost: null,
 		trafficCostNumber: null,
 		pending: false,
-		// Posted to a URL without Result Context: the attempt is not known, nobody is called again.
-		attempt: null,
+		// Posted to a URL without Result Context.
 		context: null,
-		nextCall: { callAgain: false, at: null, attempt: null, reason: 'answered: never called again' },
 		receivedAt: expect.any(String),
 		body: { internal_id: internalId, dialstatus: 'ANSWER', duration: 37 },
 	});

@@ -100,10 +100,8 @@ describe('Call Result', () => {
 			trafficCost: null,
 			trafficCostNumber: null,
 			pending: false,
-			// Posted to a URL without Result Context: the attempt is not known, nobody is called again.
-			attempt: null,
+			// Posted to a URL without Result Context.
 			context: null,
-			nextCall: { callAgain: false, at: null, attempt: null, reason: 'answered: never called again' },
 			receivedAt: expect.any(String),
 			body,
 		});

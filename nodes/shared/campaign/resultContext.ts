@@ -5,22 +5,23 @@ import { isObject } from '../core/object';
 import { invalid, kindOf } from '../core/validation';
 
 /*
- * Result Context: a few fields (contact id, campaign, ...) and the attempt number that come back with a
- * call's result, so the workflow that receives it knows whom it is about without a lookup table.
+ * Result Context: a few fields (contact id, ...) that come back with a call's result, so the workflow that
+ * receives it knows whom it is about without a lookup table.
  *
- * With Place Call they travel in the Call Result URL's query string (`ctx_attempt=2&ctx_contactId=42`):
- * the platform posts the result to that exact URL, the trigger reads them after it has checked its secret
- * (a path segment of the same URL). Nothing is stored anywhere. With Call and Wait they stay in the
- * waiting execution. The limits keep the URL short and plain (many systems cut URLs near 2,000 bytes).
+ * They travel in the Call Result URL's query string (`ctx_contactId=42`): the platform posts the result to
+ * that exact URL, the trigger reads them after it has checked its secret (a path segment of the same URL).
+ * Nothing is stored anywhere. Place Call carries Options > Result Context; a campaign's dial run carries its
+ * contact's claim and attempt (`ctx_attempt=2`), the attempt for checking only: the contacts table holds the
+ * one that counts. The limits keep the URL short and plain (many systems cut URLs near 2,000 bytes).
  */
 
 export const CONTEXT_PREFIX = 'ctx_';
 const ATTEMPT_PARAM = `${CONTEXT_PREFIX}attempt`;
 export const MAX_CONTEXT_FIELDS = 10;
 export const MAX_CONTEXT_VALUE_LENGTH = 200;
-/** The most bytes a context may add to the Call Result URL, measured by contextBytes (attempt included). */
+/** The most bytes a context may add to the Call Result URL, measured by contextBytes (an attempt included). */
 export const MAX_CONTEXT_BYTES = 1024;
-/** The highest Campaign > Attempt: it numbers every call to a contact, calls beyond the Retry Policy included, so above MAX_ATTEMPTS_PER_CONTACT. */
+/** The highest attempt a context may carry: it numbers every call to a contact, calls beyond the Retry Policy included, so above MAX_ATTEMPTS_PER_CONTACT. */
 export const MAX_ATTEMPT_NUMBER = 100;
 /** A name: a letter, then letters, digits or "_", at most 32 (also a safe JSON key and query name). */
 const NAME = /^[A-Za-z][A-Za-z0-9_]{0,31}$/;
@@ -43,7 +44,7 @@ const RESERVED = new Set(['attempt']);
 
 export type ResultContext = Record<string, string>;
 
-export const CONTEXT_RULES = `at most ${MAX_CONTEXT_FIELDS} fields; names of 1 to 32 letters, digits and "_" starting with a letter ("attempt" is Campaign > Attempt); values text or numbers of at most ${MAX_CONTEXT_VALUE_LENGTH} characters, without control characters; ${MAX_CONTEXT_BYTES} bytes in all once encoded`;
+export const CONTEXT_RULES = `at most ${MAX_CONTEXT_FIELDS} fields; names of 1 to 32 letters, digits and "_" starting with a letter, not "attempt"; values text or numbers of at most ${MAX_CONTEXT_VALUE_LENGTH} characters, without control characters; ${MAX_CONTEXT_BYTES} bytes in all once encoded`;
 
 /** An attempt number: a whole number from 1 to MAX_ATTEMPT_NUMBER (or its text, readNumber); otherwise undefined. */
 function attemptNumber(value: unknown): number | undefined {
@@ -51,19 +52,9 @@ function attemptNumber(value: unknown): number | undefined {
 	return n !== undefined && Number.isInteger(n) && n >= 1 && n <= MAX_ATTEMPT_NUMBER ? n : undefined;
 }
 
-/** The attempt number of Campaign > Attempt (attemptNumber); anything else is refused naming the field. */
-export function readAttempt(node: INode, value: unknown, itemIndex: number, field = 'Campaign > Attempt'): number {
-	const n = attemptNumber(value);
-	if (n === undefined) {
-		const got = typeof value === 'string' ? `"${value}"` : typeof value === 'number' ? String(value) : kindOf(value);
-		throw invalid(node, field, `must be a whole number from 1 to ${MAX_ATTEMPT_NUMBER} (got ${got})`, itemIndex);
-	}
-	return n;
-}
-
 /** Reads the Result Context fields ({fields: [{name, value}]}) and checks them against CONTEXT_RULES. */
-export function readResultContext(node: INode, raw: unknown, attempt: number, itemIndex: number): ResultContext {
-	const field = 'Campaign > Result Context';
+export function readResultContext(node: INode, raw: unknown, itemIndex: number): ResultContext {
+	const field = 'Result Context';
 	const entries = isObject(raw) && Array.isArray(raw.fields) ? (raw.fields as IDataObject[]) : [];
 	if (entries.length > MAX_CONTEXT_FIELDS) {
 		throw invalid(node, field, `has ${entries.length} fields; at most ${MAX_CONTEXT_FIELDS} are carried to the result`, itemIndex);
@@ -79,7 +70,7 @@ export function readResultContext(node: INode, raw: unknown, attempt: number, it
 				itemIndex,
 			);
 		}
-		if (RESERVED.has(name)) throw invalid(node, field, `must not name a field "${name}": set Campaign > Attempt instead`, itemIndex);
+		if (RESERVED.has(name)) throw invalid(node, field, `must not name a field "${name}": a campaign's dial run carries its attempt under that name`, itemIndex);
 		if (Object.hasOwn(context, name)) throw invalid(node, field, `names "${name}" twice`, itemIndex);
 		const value = entry.value;
 		let text: string;
@@ -96,27 +87,27 @@ export function readResultContext(node: INode, raw: unknown, attempt: number, it
 		}
 		context[name] = text;
 	}
-	const bytes = contextBytes(context, attempt);
+	const bytes = contextBytes(context);
 	if (bytes > MAX_CONTEXT_BYTES) {
 		throw invalid(node, field, `is ${bytes} bytes once encoded for the Call Result URL; at most ${MAX_CONTEXT_BYTES}`, itemIndex);
 	}
 	return context;
 }
 
-/** The query string the context adds: `ctx_attempt=2&ctx_<name>=<value>...`. */
-export function contextQuery(context: ResultContext, attempt: number): string {
+/** The query string the context adds: `ctx_<name>=<value>...`, after `ctx_attempt=2` when an attempt is carried. */
+export function contextQuery(context: ResultContext, attempt?: number): string {
 	const params = new URLSearchParams();
-	params.set(ATTEMPT_PARAM, String(attempt));
+	if (attempt !== undefined) params.set(ATTEMPT_PARAM, String(attempt));
 	for (const [name, value] of Object.entries(context)) params.set(`${CONTEXT_PREFIX}${name}`, value);
 	return params.toString();
 }
 
 /**
  * The size of a context: the bytes of the query it adds to the Call Result URL (contextQuery, all ASCII
- * once encoded), the attempt included. One measure for Place Call, which refuses a larger context before
+ * once encoded), an attempt included. One measure for Place Call, which refuses a larger context before
  * sending it, and for the trigger, which refuses one it receives.
  */
-export function contextBytes(context: ResultContext, attempt: number): number {
+export function contextBytes(context: ResultContext, attempt?: number): number {
 	return contextQuery(context, attempt).length;
 }
 
@@ -124,14 +115,14 @@ export function contextBytes(context: ResultContext, attempt: number): number {
  * The Call Result URL with the context appended to its query (whatever query it has is kept). A URL
  * that carries context parameters already is refused: the result would come back with two.
  */
-export function urlWithContext(node: INode, url: string, context: ResultContext, attempt: number, itemIndex: number): string {
+export function urlWithContext(node: INode, url: string, context: ResultContext, attempt: number | undefined, itemIndex: number): string {
 	const parsed = new URL(url);
 	for (const key of parsed.searchParams.keys()) {
 		if (key.startsWith(CONTEXT_PREFIX)) {
 			throw invalid(
 				node,
 				'Call Result URL',
-				`must not have a query parameter starting with "${CONTEXT_PREFIX}" (${key}): Campaign > Attempt and Result Context add them`,
+				`must not have a query parameter starting with "${CONTEXT_PREFIX}" (${key}): the Result Context is carried in them`,
 				itemIndex,
 			);
 		}
@@ -143,7 +134,7 @@ export function urlWithContext(node: INode, url: string, context: ResultContext,
 
 export type ParsedContext =
 	| { ok: true; present: false }
-	| { ok: true; present: true; attempt: number; context: ResultContext }
+	| { ok: true; present: true; attempt?: number; context: ResultContext }
 	| { ok: false; reason: string };
 
 /**
@@ -179,9 +170,7 @@ export function parseContextQuery(query: string): ParsedContext {
 		if (++count > MAX_CONTEXT_FIELDS) return { ok: false, reason: `more than ${MAX_CONTEXT_FIELDS} context fields` };
 		context[name] = value;
 	}
-	if (attempt === undefined) {
-		return count === 0 ? { ok: true, present: false } : { ok: false, reason: `context without ${ATTEMPT_PARAM}` };
-	}
+	if (attempt === undefined && count === 0) return { ok: true, present: false };
 	if (contextBytes(context, attempt) > MAX_CONTEXT_BYTES) return { ok: false, reason: `context longer than ${MAX_CONTEXT_BYTES} bytes` };
-	return { ok: true, present: true, attempt, context };
+	return attempt === undefined ? { ok: true, present: true, context } : { ok: true, present: true, attempt, context };
 }

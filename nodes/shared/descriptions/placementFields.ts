@@ -1,7 +1,7 @@
 import type { IDisplayOptions, INodeProperties } from 'n8n-workflow';
 
 import { additionalFieldsJson } from './fields';
-import { campaignPlacementProperties } from '../campaign/options';
+import { CONTEXT_RULES } from '../campaign/resultContext';
 import { allowedDestinationsProperty } from '../calls/allowedDestinations';
 import { callLimitProperties } from '../calls/callLimit';
 
@@ -33,7 +33,6 @@ export function placementProperties(show: Show, mode: PlacementMode): INodePrope
 		pbxAddressProperty(when({ route: ['pbx'] })),
 	);
 	if (mode === 'placeCallAndWait') properties.push(maxWaitProperty(when()));
-	if (mode !== 'campaignDial') properties.push(...campaignPlacementProperties(mode, when()));
 	properties.push(
 		{
 			displayName: 'Options',
@@ -62,7 +61,7 @@ function noticeProperty(mode: PlacementMode, display: Partial<INodeProperties>):
 	return {
 		displayName:
 			mode === 'placeCall'
-				? 'Each input item places one real phone call, exactly once: never retried. To pace a campaign, use Settings > Request Options > Batching.'
+				? 'Each input item places one real phone call, exactly once: never retried. To pace the calls, use Settings > Request Options > Batching; to call a list until each contact is reached, use Campaign → Dial Due Contacts.'
 				: 'Places one real phone call, then pauses the execution (no worker held) until its result arrives or Max Wait ends. One input item per execution.',
 		name: mode === 'placeCall' ? 'placeCallNotice' : 'placeCallAndWaitNotice',
 		type: 'notice',
@@ -190,6 +189,7 @@ function placementOptions(mode: PlacementMode): INodeProperties[] {
 				'Where the platform POSTs the call result ({internal_id, dialstatus, duration}) when the call ends, e.g. the URL of an Assistant Platform Trigger. Must be an http:// or https:// URL.',
 		});
 	}
+	if (mode === 'placeCall') options.push(resultContextOption());
 	options.push(
 		{
 			displayName: 'Send Legacy Field Names',
@@ -221,6 +221,29 @@ function placementOptions(mode: PlacementMode): INodeProperties[] {
 		});
 	}
 	return options;
+}
+
+/** Place Call's Options > Result Context: fields carried to the call result under "context". */
+function resultContextOption(): INodeProperties {
+	return {
+		displayName: 'Result Context',
+		name: 'resultContext',
+		type: 'fixedCollection',
+		typeOptions: { multipleValues: true },
+		placeholder: 'Add Field',
+		default: {},
+		description: `Fields that come back with the call result under "context", e.g. the contact's ID in your CRM: in the Assistant Platform Trigger's Call Result (carried in the Call Result URL's query string: use identifiers, never personal data) and in this node's output. Limits: ${CONTEXT_RULES}.`,
+		options: [
+			{
+				displayName: 'Field',
+				name: 'fields',
+				values: [
+					{ displayName: 'Name', name: 'name', type: 'string', default: '', placeholder: 'e.g. contactId' },
+					{ displayName: 'Value', name: 'value', type: 'string', default: '', placeholder: 'e.g. C-1042' },
+				],
+			},
+		],
+	};
 }
 
 /** "Additional Fields (JSON)" (shared wording), with this operation's display condition. */

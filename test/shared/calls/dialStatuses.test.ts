@@ -7,7 +7,7 @@
 import { randomBytes } from 'node:crypto';
 
 import { callStatusInWords } from '../../../nodes/AssistantPlatform/helpers/toolOutput';
-import { filterStatuses } from '../../../nodes/AssistantPlatformTrigger/callResultCampaign';
+import { filterStatuses } from '../../../nodes/AssistantPlatformTrigger/callResultContext';
 import { dialStatusInWords, normalizeDialStatus } from '../../../nodes/shared/calls/dialStatuses';
 import { decideNextCall } from '../../../nodes/shared/campaign/retryPolicy';
 import { registerSecret } from '../../harness/secretsGuard';
@@ -73,7 +73,7 @@ test('the Retry Policy decision (campaign/retryPolicy.ts)', () => {
 	);
 });
 
-test("the statuses typed under the trigger's Other Dial Statuses (AssistantPlatformTrigger/callResultCampaign.ts)", () => {
+test("the statuses typed under the trigger's Other Dial Statuses (AssistantPlatformTrigger/callResultContext.ts)", () => {
 	agree(
 		(value) => [...filterStatuses({ dialStatuses: [value as string] })],
 		(status) => (status === '' ? [] : [status]),

@@ -10,7 +10,7 @@ import { randomBytes } from 'node:crypto';
 
 import type { IBinaryData, INode, INodeExecutionData } from 'n8n-workflow';
 
-import { filterStatuses } from '../../../nodes/AssistantPlatformTrigger/callResultCampaign';
+import { filterStatuses } from '../../../nodes/AssistantPlatformTrigger/callResultContext';
 import { parseAllowlist } from '../../../nodes/AssistantPlatformTrigger/security';
 import { selectFiles } from '../../../nodes/AssistantPlatform/resources/ragCollection/common';
 import { readAllowedDestinations } from '../../../nodes/shared/calls/allowedDestinations';
@@ -125,7 +125,7 @@ describe('lists whose entries may hold spaces: commas only', () => {
 		]);
 	});
 
-	test("the trigger's Other Dial Statuses (AssistantPlatformTrigger/callResultCampaign.ts)", () => {
+	test("the trigger's Other Dial Statuses (AssistantPlatformTrigger/callResultContext.ts)", () => {
 		pin((value) => [...filterStatuses({ otherDialStatuses: value as string })], [
 			['mystatus, SOMETHING_ELSE', ['MYSTATUS', 'SOMETHING_ELSE']],
 			['no answer yet', ['NO ANSWER YET']],

@@ -4,10 +4,9 @@
  * notation only (an optional sign, digits, an optional fraction and exponent), surrounding spaces ignored,
  * finite; hexadecimal, binary and octal text, empty text and anything that is not text or a number are not.
  */
-import type { IExecuteFunctions, INode } from 'n8n-workflow';
+import type { INode } from 'n8n-workflow';
 
-import { readCampaignRun } from '../../../nodes/shared/campaign/options';
-import { parseContextQuery, readAttempt } from '../../../nodes/shared/campaign/resultContext';
+import { parseContextQuery } from '../../../nodes/shared/campaign/resultContext';
 import { readRetryPolicy } from '../../../nodes/shared/campaign/retryPolicy';
 import { readNumber } from '../../../nodes/shared/core/numbers';
 import { assertIntegerInRange, numberField } from '../../../nodes/shared/core/validation';
@@ -94,14 +93,6 @@ const READERS: Reader[] = [
 		read: (value) => assertIntegerInRange(node, 'Max Pages', value, -1000, 1000),
 	},
 	{
-		name: 'readAttempt (campaign/resultContext.ts)',
-		min: 1,
-		max: 100,
-		integer: true,
-		scale: (n) => n,
-		read: (value) => readAttempt(node, value, 0),
-	},
-	{
 		name: 'the ctx_attempt query parameter (campaign/resultContext.ts, parseContextQuery)',
 		min: 1,
 		max: 100,
@@ -128,17 +119,6 @@ const READERS: Reader[] = [
 		integer: false,
 		scale: (n) => Math.round(n * 60_000),
 		read: (value) => readRetryPolicy(node, { busy: value }).delays.get('BUSY'),
-	},
-	{
-		name: 'Status Check Interval (campaign/options.ts)',
-		min: 0.01,
-		max: 600,
-		integer: false,
-		scale: (n) => Math.round(n * 1000),
-		read: (value) => {
-			const ctx = { getNodeParameter: () => ({ statusCheckInterval: value }), getTimezone: () => 'UTC' } as unknown as IExecuteFunctions;
-			return readCampaignRun(ctx, node, 'placeCall')?.statusCheckIntervalMs;
-		},
 	},
 ];
 
@@ -173,13 +153,8 @@ test.each(READERS.map((reader) => [reader.name, reader] as const))('%s agrees on
 test('each reader keeps its own words for a form that is not a number', () => {
 	expect(() => numberField(node, 'Timeout', '0x10', 0)).toThrow('Invalid "Timeout": must be a number (got "0x10")');
 	expect(() => assertIntegerInRange(node, 'Max Pages', '0x10', 1, 10)).toThrow('Invalid "Max Pages": must be a whole number from 1 to 10 (got "0x10")');
-	expect(() => readAttempt(node, '0x10', 0)).toThrow('Invalid "Campaign > Attempt": must be a whole number from 1 to 100 (got "0x10")');
 	expect(parseContextQuery('ctx_attempt=0x10')).toEqual({ ok: false, reason: 'ctx_attempt must appear once, as a whole number from 1 to 100' });
 	expect(() => readRetryPolicy(node, { busy: '0x10' })).toThrow(
 		'Invalid "Retry Policy > Retry BUSY After (Minutes)": must be a number of minutes from 0 to 10080 (got "0x10")',
-	);
-	const ctx = { getNodeParameter: () => ({ statusCheckInterval: '0x10' }), getTimezone: () => 'UTC' } as unknown as IExecuteFunctions;
-	expect(() => readCampaignRun(ctx, node, 'placeCall')).toThrow(
-		'Invalid "Campaign > Status Check Interval (Seconds)": must be a number from 0.01 to 600 (got "0x10")',
 	);
 });

@@ -4,7 +4,6 @@ import { asNodeError } from '../../helpers/items';
 import type { Batching } from '../../helpers/batches';
 import { runInBatches } from '../../helpers/batches';
 import type { RequestSettings } from '../../../shared/transport/settings';
-import { retryAfterMs } from '../../../shared/transport/networkErrors';
 import { outboundApi } from '../../../shared/transport/outbound';
 import type { NodeFailure } from '../../../shared/transport/errors';
 import type { Outcome, Placement } from '../../../shared/calls/placement';
@@ -12,8 +11,9 @@ import { describeOutcome, failedItem, outcomeOf, placedItem, readPlacement } fro
 import { CONTINUE_ON_FAIL_ADVICE, forAuthor, listedCalls, markNoCallPlaced } from '../../../shared/calls/messages';
 import type { CallSlots } from '../../../shared/agent/callsPerRun';
 import type { DurableCallLimit, LimitPlace } from '../../../shared/calls/callLimit';
-import type { PlaceResult } from './callsInFlight';
-import type { PlaceCallCampaign } from './campaignRound';
+import type { ResultContext } from '../../../shared/campaign/resultContext';
+import { readResultContext } from '../../../shared/campaign/resultContext';
+import { carryInCallResultUrl } from '../../../shared/campaign/options';
 
 /** What every call of the run shares, read once before the first. */
 export interface DialSetup {
@@ -26,8 +26,6 @@ export interface DialSetup {
 	limit?: DurableCallLimit;
 	/** Max Calls per Agent Run, when the node runs as an AI agent's tool. */
 	slots?: CallSlots;
-	/** The Campaign options, when one is set. */
-	campaign?: PlaceCallCampaign;
 }
 
 /** The places a call takes before its POST, and how to give them back when nothing was placed. */
@@ -39,33 +37,40 @@ type Places = { refusal: NodeFailure } | { giveBack: () => Promise<void> };
  * item's output), and the calls placed, which that error names since n8n discards the output of a node that fails.
  */
 export class PlaceCallDialler {
-	protected readonly node: INode;
+	private readonly node: INode;
 	private readonly outputs: Array<INodeExecutionData | undefined>;
 	/** The placement of each item read without error: the items dialled. */
-	protected readonly placements: Array<Placement | undefined>;
+	private readonly placements: Array<Placement | undefined>;
+	/** Each item's Options > Result Context, when it has fields: carried in its Call Result URL, shown in its output. */
+	private readonly contexts: Array<ResultContext | undefined>;
 	private readonly placed: Array<{ index: number; internalId: unknown }> = [];
 	private readonly failures: Array<{ index: number; error: NodeFailure; outcome: Outcome }> = [];
 
 	constructor(
-		protected readonly ctx: IExecuteFunctions,
-		protected readonly setup: DialSetup,
+		private readonly ctx: IExecuteFunctions,
+		private readonly setup: DialSetup,
 		itemCount: number,
 	) {
 		this.node = ctx.getNode();
 		this.outputs = new Array(itemCount);
 		this.placements = new Array(itemCount);
+		this.contexts = new Array(itemCount);
 	}
 
 	/**
 	 * Reads and checks every item before the first call: without Continue On Fail a bad item stops the node
-	 * before anything is placed (a bad row 500 never cuts a campaign after 499 calls); with it, the item comes
-	 * out as an error and is not dialled.
+	 * before anything is placed (a bad row 500 never cuts a list after 499 calls); with it, the item comes
+	 * out as an error and is not dialled. A Result Context joins the item's Call Result URL.
 	 */
 	readItems(): void {
 		for (let i = 0; i < this.outputs.length; i++) {
 			try {
 				const placement = readPlacement(this.ctx, this.node, i, this.setup.credentialKey);
-				this.setup.campaign?.readItem(i, placement);
+				const context = readResultContext(this.node, this.ctx.getNodeParameter('options.resultContext', i, {}), i);
+				if (Object.keys(context).length > 0) {
+					carryInCallResultUrl(this.node, i, placement, { context });
+					this.contexts[i] = context;
+				}
 				this.placements[i] = placement;
 			} catch (error) {
 				markNoCallPlaced(error as Error);
@@ -81,53 +86,34 @@ export class PlaceCallDialler {
 	 * after its batch.
 	 */
 	async dialAll(batching: Batching): Promise<void> {
-		const dial = async (i: number) => {
-			if (!this.skipOrDefer(i, Date.now())) await this.place(i);
-		};
-		await runInBatches(this.toDial(), batching, dial, () => this.stopped());
-	}
-
-	/** Writes the output of an item that must not be dialled now (Campaign options: skipped or deferred); true when it did. */
-	skipOrDefer(i: number, now: number): boolean {
-		const json = this.setup.campaign?.skipOrDefer(i, this.placements[i]!, now);
-		if (json) this.write(i, json);
-		return json !== undefined;
+		await runInBatches(this.toDial(), batching, async (i) => await this.place(i), () => this.stopped());
 	}
 
 	/**
-	 * Places item `i`'s call, once, and writes what came of it: its output, or its failure. A 429 is passed back
-	 * (nothing was placed) only with Max Calls in Flight, which waits it out.
+	 * Places item `i`'s call, once, and writes what came of it: its output, or its failure. Every 4xx, a 429
+	 * included, is a refusal: nothing was placed.
 	 */
-	async place(i: number): Promise<PlaceResult> {
+	private async place(i: number): Promise<void> {
 		const placement = this.placements[i]!;
 		const places = await this.takePlaces(i);
 		if ('refusal' in places) return this.refuse(i, placement, places.refusal);
-		const capped = this.setup.campaign?.run.maxCallsInFlight !== undefined;
 		try {
 			const response = await outboundApi(this.ctx, this.setup.settings, 'POST', placement.path, {
 				baseURL: this.setup.baseURL,
 				body: placement.body,
 				retry: false,
 				itemIndex: i,
-				...(capped ? { passStatuses: [429] } : {}),
 			});
-			if (response.statusCode === 429) {
-				await places.giveBack();
-				this.setup.campaign?.release(i, placement);
-				return { kind: 'refused', retryAfterMs: retryAfterMs(response.headers) ?? 1000 };
-			}
 			const json = placedItem(this.node, placement, response, new Date().toISOString(), i);
 			this.placed.push({ index: i, internalId: json.internal_id });
-			this.write(i, this.setup.campaign ? this.setup.campaign.placed(i, json) : json);
-			return { kind: 'placed', internalId: String(json.internal_id) };
+			this.write(i, json);
 		} catch (error) {
 			await this.failed(i, placement, error as NodeFailure, places.giveBack);
-			return { kind: 'done' };
 		}
 	}
 
 	/** True once a call failed without Continue On Fail: nothing more is placed. */
-	stopped(): boolean {
+	private stopped(): boolean {
 		return this.failures.length > 0;
 	}
 
@@ -167,17 +153,14 @@ export class PlaceCallDialler {
 	}
 
 	/** The indices of the items to dial: those read without error. */
-	protected toDial(): number[] {
+	private toDial(): number[] {
 		return this.placements.flatMap((placement, i) => (placement ? [i] : []));
 	}
 
-	/** Item `i`'s output so far. */
-	protected output(i: number): IDataObject | undefined {
-		return this.outputs[i]?.json;
-	}
-
-	protected write(i: number, json: IDataObject): void {
-		this.outputs[i] = { json, pairedItem: { item: i } };
+	/** Writes item `i`'s output, with its Result Context when it has one. */
+	private write(i: number, json: IDataObject): void {
+		const context = this.contexts[i];
+		this.outputs[i] = { json: context ? { ...json, context: { ...context } } : json, pairedItem: { item: i } };
 	}
 
 	/**
@@ -213,26 +196,20 @@ export class PlaceCallDialler {
 	}
 
 	/** The call was refused before its POST: nothing was placed. */
-	private refuse(i: number, placement: Placement, refusal: NodeFailure): PlaceResult {
-		this.setup.campaign?.release(i, placement);
+	private refuse(i: number, placement: Placement, refusal: NodeFailure): void {
 		if (this.setup.continueOnFail) this.write(i, failedItem(refusal, 'invalid', placement.summary));
 		else this.failures.push({ index: i, error: refusal, outcome: 'rejected' });
-		return { kind: 'done' };
 	}
 
 	/** The POST failed, or its answer was no acceptance: rejected (the places go back) or an unknown outcome. */
 	private async failed(i: number, placement: Placement, error: NodeFailure, giveBack: () => Promise<void>): Promise<void> {
 		const outcome = outcomeOf(error);
-		if (outcome === 'rejected') {
-			await giveBack();
-			this.setup.campaign?.release(i, placement);
-		}
+		if (outcome === 'rejected') await giveBack();
 		describeOutcome(error, outcome, { dst: placement.summary.dst });
 		if (!this.setup.continueOnFail) {
 			this.failures.push({ index: i, error, outcome });
 			return;
 		}
-		const json = failedItem(error, outcome, placement.summary);
-		this.write(i, this.setup.campaign ? this.setup.campaign.failed(i, json, outcome) : json);
+		this.write(i, failedItem(error, outcome, placement.summary));
 	}
 }

@@ -5,14 +5,10 @@ import { readRequestSettings } from '../../../shared/transport/settings';
 import { placementProperties } from '../../../shared/descriptions/placementFields';
 import { readBatching } from '../../helpers/batches';
 import { credentialAssistantKey, refuseAutomaticRetry } from '../../../shared/calls/placement';
-import { markNoCallPlaced } from '../../../shared/calls/messages';
 import { agentRunCallSlots } from '../../../shared/agent/callsPerRun';
 import { readCallLimit } from '../../../shared/calls/callLimit';
 
-import { PlaceCallCampaign } from './campaignRound';
-import type { DialSetup } from './dialler';
 import { PlaceCallDialler } from './dialler';
-import { InFlightDialler } from './inFlightDialler';
 
 export const description: INodeProperties[] = placementProperties({ resource: ['outboundCall'], operation: ['placeCall'] }, 'placeCall');
 
@@ -20,15 +16,13 @@ export const description: INodeProperties[] = placementProperties({ resource: ['
  * Outbound Call → Place Call: one POST per input item, never retried.
  *
  * Every item is read and validated first: without Continue On Fail a bad item stops the node before
- * the first call (a bad row 500 never cuts a campaign after 499 calls). Calls then go one at a time,
+ * the first call (a bad row 500 never cuts a list after 499 calls). Calls then go one at a time,
  * or with Request Options > Batching up to Items per Batch at once with Batch Interval between
  * batches. Without Continue On Fail the first failure ends the run after the current batch and the
- * error lists the calls already placed (n8n discards the node's output when it fails).
- *
- * With Campaign options (campaignRound.ts): an item whose number was dialled in this execution for the
- * same attempt is skipped, one whose time has not come is deferred: neither is dialled, each comes out
- * saying so; with Max Calls in Flight the calls are placed as lines free up and followed to their end
- * instead of in batches (inFlightDialler.ts). The dialler (dialler.ts) owns the outputs and failures.
+ * error lists the calls already placed (n8n discards the node's output when it fails). The guardrails
+ * (Allowed Destinations, Max Calls per Agent Run, Limit Calls Across Executions) refuse a call before its
+ * POST. The dialler (dialler.ts) owns the outputs and failures. Calling a list until each contact is
+ * reached (calls at once, calling hours, retries) is the Campaign resource's, whose state is durable.
  */
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const node = this.getNode();
@@ -47,19 +41,8 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 	// Limit Calls Across Executions (undefined when off); as an AI agent's tool, Max Calls per Agent Run.
 	const limit = readCallLimit(this);
 	const slots = agentRunCallSlots(this, limit !== undefined);
-	let campaign: PlaceCallCampaign | undefined;
-	try {
-		campaign = PlaceCallCampaign.read(this, node);
-	} catch (error) {
-		throw markNoCallPlaced(error as Error);
-	}
 
-	const setup: DialSetup = { settings, baseURL, credentialKey, continueOnFail, limit, slots, campaign };
-	const cap = campaign?.run.maxCallsInFlight;
-	const dialler =
-		campaign && cap !== undefined
-			? new InFlightDialler(this, { ...setup, campaign }, items.length, cap)
-			: new PlaceCallDialler(this, setup, items.length);
+	const dialler = new PlaceCallDialler(this, { settings, baseURL, credentialKey, continueOnFail, limit, slots }, items.length);
 	dialler.readItems();
 	await dialler.dialAll(batching);
 	dialler.throwOnFailure();
