@@ -37,11 +37,10 @@ const NOT_ON_1X = "n8n 1.x: its public API has no data tables, and a community n
 const FINAL = new Set(['answered', 'finished', 'failed', 'unknown']);
 /** Context queries the trigger must refuse (a repeated attempt, an attempt that is no number, a repeated claim). */
 /**
- * Queries a garbling platform appends to the Call Result URL (which carries the dial run's attempt and claim): a
- * second attempt, an attempt that is not a number, more claims. Each makes the Result Context invalid, of the URL it
- * is appended to and of the bare Call Result URL alike (a context without an attempt is a Place Call's: valid).
+ * Queries a garbling platform appends to the Call Result URL (which carries the contact's claim): a second claim, a
+ * context name no placement makes, a line break in a value. Each makes the URL's Result Context invalid.
  */
-const GARBLED = ['ctx_attempt=1&ctx_attempt=2', 'ctx_attempt=one', 'ctx_campaignClaim=7%3Aforged&ctx_campaignClaim=8%3Aforged'];
+const GARBLED = ['ctx_campaignClaim=7%3Aforged&ctx_campaignClaim=8%3Aforged', 'ctx_first-name=Ada', 'ctx_note=a%0Ab'];
 /** Forged internal_ids meant to reach a row through the table's filter: a wildcard, a quote, a call's id as a prefix. */
 const ODD_IDS = [(id) => '%', (id) => `${id}' OR '1'='1`, (id) => `${id.slice(0, 8)}%`, (id) => `"(${id})"&filter={}#ü✓`];
 /** The numbers whose every result the platform posts with a garbled query (busy then answered; some answered at once). */
@@ -118,13 +117,14 @@ function misbehavingPlatform(env, n8n, url, garbledNumbers) {
 			if (callback.kind !== 'callResult') continue;
 			const call = calls.find((c) => c.internal_id === callback.internal_id);
 			const garbled = garbledNumbers.get(call.dst);
-			// The example's own Call Result URL with the attempt and the contact's claim the dial run added (and what a
-			// garbling platform appended to it).
-			const own = new RegExp(`^${url.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\?ctx_attempt=${call.attempt}&ctx_campaignClaim=[0-9]+%3A[^&]+${garbled ? `&${garbled.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}` : ''}$`);
+			// The example's own Call Result URL with the contact's claim the dial run added (and what a garbling
+			// platform appended to it).
+			const own = new RegExp(`^${url.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\?ctx_campaignClaim=[0-9]+%3A[^&]+${garbled ? `&${garbled.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}` : ''}$`);
 			assert.match(callback.url, own, 'the platform delivered a call result elsewhere than the example\'s own Call Result URL');
 			if (callbacksSeen % 2 === 0) batch.push(() => post('repeat', callback.url, callback.body, { firstStatus: callback.status }));
 			else late.push({ callback, dst: call.dst, attempt: call.attempt });
-			// A later attempt's true result, its URL claiming attempt 1: applied (once) with the table's attempt, or ignored.
+			// A later attempt's true result, its URL claiming attempt 1 (a context field like any other): applied (once)
+			// with the table's attempt, or ignored.
 			if (call.attempt >= 2 && !garbled) batch.push(() => post('attemptOneInUrl', `${url}?ctx_attempt=1`, callback.body, { attempt: call.attempt }));
 		}
 		if (!rows) return sendAll(shuffled(batch, round));
@@ -261,7 +261,7 @@ function register(env) {
 					// Forged: a call nobody placed, or a dial status the call did not have. A true result may still carry a
 					// forged attempt in its URL: it counts like any other delivery of that result.
 					const forgedPost = !call || event.dialStatus !== call.dialstatus;
-					const urlAttempt = !forgedPost && event.attempt !== null && event.attempt !== call.attempt;
+					const urlAttempt = !forgedPost && event.context?.attempt !== undefined && Number(event.context.attempt) !== call.attempt;
 					const what = `${forgedPost ? 'forged' : urlAttempt ? 'true, another attempt in its URL' : 'genuine'}: ${recorded.recorded ? `recorded ${recorded.campaignState}` : recorded.reason.replace(/\(.*?\)|"[^"]*"/g, '…')}`;
 					outcomes[what] = (outcomes[what] ?? 0) + 1;
 					if (forgedPost) {

@@ -67,8 +67,8 @@ describe('Result Context from the Call Result URL', () => {
 		expect(trigger.starts[0].items[0].json).toMatchObject({ context: { customer: 'C-7' } });
 	});
 
-	test("the attempt a campaign's dial run carries (ctx_attempt) is accepted and left out of the context", async () => {
-		const res = await post(url('?ctx_attempt=2&ctx_campaignClaim=c-1'), result('BUSY'));
+	test("a campaign's claim comes back as context like any field: the attempt the table holds is the only one", async () => {
+		const res = await post(url('?ctx_campaignClaim=c-1'), result('BUSY'));
 		expect(res.status).toBe(200);
 		const [item] = trigger.starts[0].items;
 		expect(item.json.context).toEqual({ campaignClaim: 'c-1' });
@@ -94,9 +94,7 @@ describe('Result Context from the Call Result URL', () => {
 	});
 
 	test.each([
-		['an attempt that is not a number', '?ctx_attempt=two'],
-		['an attempt of 0', '?ctx_attempt=0'],
-		['an attempt given twice', '?ctx_attempt=1&ctx_attempt=2'],
+		['a claim given twice', '?ctx_campaignClaim=1%3Aa&ctx_campaignClaim=2%3Ab'],
 		['a field name a placement never makes', '?ctx_first-name=Ada'],
 		['a field given twice', '?ctx_customer=C-1&ctx_customer=C-2'],
 		['a line break in a value', '?ctx_note=a%0Ab'],

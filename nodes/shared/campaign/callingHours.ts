@@ -11,9 +11,6 @@ import { kindOf, invalid } from '../core/validation';
  * the next day when it is earlier (22:00 to 02:00 on Friday is Friday 22:00 to Saturday 02:00). Local
  * wall-clock times: on the day clocks go forward, a From inside the skipped hour opens the window when the
  * clocks jump; on the day they go back, the repeated hour is inside the window if its time is.
- *
- * A date and time written without an offset (Campaign > Earliest Call Time) is read on the clocks of a zone
- * by the same rule (readDateTime): a skipped time is the instant the clocks jump, a repeated one the first.
  */
 
 export const WEEKDAYS = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'] as const;
@@ -130,53 +127,6 @@ export function wallClockInstant(wall: number, timeZone: string): number {
  */
 export function zonedInstant(year: number, month: number, day: number, minutes: number, timeZone: string): number {
 	return wallClockInstant(Date.UTC(year, month - 1, day, 0, minutes), timeZone);
-}
-
-/**
- * An ISO 8601 date and time (`2031-03-03T09:30`, seconds and a fraction optional, a space for the T as SQL
- * writes it, or a date alone for its midnight), with an optional `Z` or offset (`+01:00`, `+0100`, `+01`,
- * after an optional space).
- */
-const DATE_TIME =
-	/^(\d{4})-(\d{2})-(\d{2})(?:[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)? ?(?:([Zz])|([+-])(\d{2})(?::?(\d{2}))?)?)?$/;
-
-function daysInMonth(year: number, month: number): number {
-	const leap = (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
-	return [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1];
-}
-
-/** Whether `text` is written as an ISO 8601 date (what readDateTime reads, or a broken one of that form). */
-export function isIsoDateText(text: string): boolean {
-	return /^\d{4}-\d{2}-\d{2}(?:$|[Tt ])/.test(text);
-}
-
-/**
- * The instant an ISO 8601 date and time names (DATE_TIME): with `Z` or an offset as written; without one,
- * on the clocks of `timeZone` (wallClockInstant: a skipped time is when the clocks jump, a repeated one the
- * first). Undefined for any other text or a date or time that does not exist (2031-02-29, 24:00, 09:60).
- */
-export function readDateTime(text: string, timeZone: string): number | undefined {
-	const match = DATE_TIME.exec(text);
-	if (!match) return undefined;
-	const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
-	const hour = match[4] === undefined ? 0 : Number(match[4]);
-	const minute = match[5] === undefined ? 0 : Number(match[5]);
-	const second = match[6] === undefined ? 0 : Number(match[6]);
-	const millisecond = match[7] === undefined ? 0 : Number(match[7].slice(0, 3).padEnd(3, '0'));
-	if (month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) return undefined;
-	if (hour > 23 || minute > 59 || second > 59) return undefined;
-	// Date.UTC maps the years 0 to 99 to 1900 to 1999: the year is set on its own.
-	const date = new Date(Date.UTC(2000, month - 1, day, hour, minute, second, millisecond));
-	date.setUTCFullYear(year, month - 1, day);
-	const wall = date.getTime();
-	if (match[8] !== undefined) return wall;
-	if (match[9] !== undefined) {
-		const offsetHours = Number(match[10]);
-		const offsetMinutes = match[11] === undefined ? 0 : Number(match[11]);
-		if (offsetHours > 23 || offsetMinutes > 59) return undefined;
-		return wall - (match[9] === '-' ? -1 : 1) * (offsetHours * 60 + offsetMinutes) * 60_000;
-	}
-	return wallClockInstant(wall, timeZone);
 }
 
 /** Whether the window is open at instant `ms`. */

@@ -8,7 +8,7 @@ import { REDACTED } from '../core/redact';
 
 /*
  * What a placement carries for whoever reads its result: the days and hours of a calling window (Dial Due Contacts'
- * Calling Hours), and how a Result Context (Place Call's, or a dial run's claim with its attempt) joins the call's
+ * Calling Hours), and how a Result Context (Place Call's, or a dial run's claim) joins the call's
  * Call Result URL.
  */
 
@@ -42,14 +42,14 @@ export const CALLING_WINDOW_FIELDS: INodeProperties[] = [
 ];
 
 /**
- * Adds a Result Context (and a dial run's attempt, when it carries one) to the call's Call Result URL, when it has
- * one: the body sent carries them to the result, the summary shown says the URL's query is redacted.
+ * Adds a Result Context to the call's Call Result URL, when it has one: the body sent carries it to the result,
+ * the summary shown says the URL's query is redacted.
  */
-export function carryInCallResultUrl(node: INode, i: number, placement: Placement, item: { context: ResultContext; attempt?: number }): void {
+export function carryInCallResultUrl(node: INode, i: number, placement: Placement, context: ResultContext): void {
 	for (const field of ['callResultUrl', 'url_esito_chiamata']) {
 		const url = placement.body[field];
 		if (typeof url !== 'string') continue;
-		placement.body[field] = urlWithContext(node, url, item.context, item.attempt, i);
+		placement.body[field] = urlWithContext(node, url, context, i);
 		if (typeof placement.summary.callResultUrl === 'string' && !placement.summary.callResultUrl.endsWith(`?${REDACTED}`)) {
 			placement.summary.callResultUrl = `${placement.summary.callResultUrl}?${REDACTED}`;
 		}

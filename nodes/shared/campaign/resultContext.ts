@@ -1,6 +1,5 @@
 import type { IDataObject, INode } from 'n8n-workflow';
 
-import { readNumber } from '../core/numbers';
 import { isObject } from '../core/object';
 import { invalid, kindOf } from '../core/validation';
 
@@ -11,18 +10,14 @@ import { invalid, kindOf } from '../core/validation';
  * They travel in the Call Result URL's query string (`ctx_contactId=42`): the platform posts the result to
  * that exact URL, the trigger reads them after it has checked its secret (a path segment of the same URL).
  * Nothing is stored anywhere. Place Call carries Options > Result Context; a campaign's dial run carries its
- * contact's claim and attempt (`ctx_attempt=2`), the attempt for checking only: the contacts table holds the
- * one that counts. The limits keep the URL short and plain (many systems cut URLs near 2,000 bytes).
+ * contact's claim. The limits keep the URL short and plain (many systems cut URLs near 2,000 bytes).
  */
 
 export const CONTEXT_PREFIX = 'ctx_';
-const ATTEMPT_PARAM = `${CONTEXT_PREFIX}attempt`;
 export const MAX_CONTEXT_FIELDS = 10;
 export const MAX_CONTEXT_VALUE_LENGTH = 200;
-/** The most bytes a context may add to the Call Result URL, measured by contextBytes (an attempt included). */
+/** The most bytes a context may add to the Call Result URL, measured by contextBytes. */
 export const MAX_CONTEXT_BYTES = 1024;
-/** The highest attempt a context may carry: it numbers every call to a contact, calls beyond the Retry Policy included, so above MAX_ATTEMPTS_PER_CONTACT. */
-export const MAX_ATTEMPT_NUMBER = 100;
 /** A name: a letter, then letters, digits or "_", at most 32 (also a safe JSON key and query name). */
 const NAME = /^[A-Za-z][A-Za-z0-9_]{0,31}$/;
 /** Control characters (C0, DEL, C1) and unpaired surrogates have no place in a URL or a value shown in n8n. */
@@ -40,17 +35,10 @@ function hasForbiddenCharacter(text: string): boolean {
 	}
 	return false;
 }
-const RESERVED = new Set(['attempt']);
 
 export type ResultContext = Record<string, string>;
 
-export const CONTEXT_RULES = `at most ${MAX_CONTEXT_FIELDS} fields; names of 1 to 32 letters, digits and "_" starting with a letter, not "attempt"; values text or numbers of at most ${MAX_CONTEXT_VALUE_LENGTH} characters, without control characters; ${MAX_CONTEXT_BYTES} bytes in all once encoded`;
-
-/** An attempt number: a whole number from 1 to MAX_ATTEMPT_NUMBER (or its text, readNumber); otherwise undefined. */
-function attemptNumber(value: unknown): number | undefined {
-	const n = readNumber(value);
-	return n !== undefined && Number.isInteger(n) && n >= 1 && n <= MAX_ATTEMPT_NUMBER ? n : undefined;
-}
+export const CONTEXT_RULES = `at most ${MAX_CONTEXT_FIELDS} fields; names of 1 to 32 letters, digits and "_" starting with a letter; values text or numbers of at most ${MAX_CONTEXT_VALUE_LENGTH} characters, without control characters; ${MAX_CONTEXT_BYTES} bytes in all once encoded`;
 
 /** Reads the Result Context fields ({fields: [{name, value}]}) and checks them against CONTEXT_RULES. */
 export function readResultContext(node: INode, raw: unknown, itemIndex: number): ResultContext {
@@ -70,7 +58,6 @@ export function readResultContext(node: INode, raw: unknown, itemIndex: number):
 				itemIndex,
 			);
 		}
-		if (RESERVED.has(name)) throw invalid(node, field, `must not name a field "${name}": a campaign's dial run carries its attempt under that name`, itemIndex);
 		if (Object.hasOwn(context, name)) throw invalid(node, field, `names "${name}" twice`, itemIndex);
 		const value = entry.value;
 		let text: string;
@@ -94,28 +81,27 @@ export function readResultContext(node: INode, raw: unknown, itemIndex: number):
 	return context;
 }
 
-/** The query string the context adds: `ctx_<name>=<value>...`, after `ctx_attempt=2` when an attempt is carried. */
-export function contextQuery(context: ResultContext, attempt?: number): string {
+/** The query string the context adds: `ctx_<name>=<value>...`. */
+export function contextQuery(context: ResultContext): string {
 	const params = new URLSearchParams();
-	if (attempt !== undefined) params.set(ATTEMPT_PARAM, String(attempt));
 	for (const [name, value] of Object.entries(context)) params.set(`${CONTEXT_PREFIX}${name}`, value);
 	return params.toString();
 }
 
 /**
  * The size of a context: the bytes of the query it adds to the Call Result URL (contextQuery, all ASCII
- * once encoded), an attempt included. One measure for Place Call, which refuses a larger context before
- * sending it, and for the trigger, which refuses one it receives.
+ * once encoded). One measure for Place Call, which refuses a larger context before sending it, and for the
+ * trigger, which refuses one it receives.
  */
-export function contextBytes(context: ResultContext, attempt?: number): number {
-	return contextQuery(context, attempt).length;
+export function contextBytes(context: ResultContext): number {
+	return contextQuery(context).length;
 }
 
 /**
  * The Call Result URL with the context appended to its query (whatever query it has is kept). A URL
  * that carries context parameters already is refused: the result would come back with two.
  */
-export function urlWithContext(node: INode, url: string, context: ResultContext, attempt: number | undefined, itemIndex: number): string {
+export function urlWithContext(node: INode, url: string, context: ResultContext, itemIndex: number): string {
 	const parsed = new URL(url);
 	for (const key of parsed.searchParams.keys()) {
 		if (key.startsWith(CONTEXT_PREFIX)) {
@@ -129,12 +115,12 @@ export function urlWithContext(node: INode, url: string, context: ResultContext,
 	}
 	const [beforeHash, hash] = url.split('#', 2);
 	const separator = beforeHash.includes('?') ? (beforeHash.endsWith('?') || beforeHash.endsWith('&') ? '' : '&') : '?';
-	return `${beforeHash}${separator}${contextQuery(context, attempt)}${hash !== undefined ? `#${hash}` : ''}`;
+	return `${beforeHash}${separator}${contextQuery(context)}${hash !== undefined ? `#${hash}` : ''}`;
 }
 
 export type ParsedContext =
 	| { ok: true; present: false }
-	| { ok: true; present: true; attempt?: number; context: ResultContext }
+	| { ok: true; present: true; context: ResultContext }
 	| { ok: false; reason: string };
 
 /**
@@ -150,27 +136,18 @@ export function parseContextQuery(query: string): ParsedContext {
 		return { ok: false, reason: 'the query string is not readable' };
 	}
 	const context: ResultContext = {};
-	let attempt: number | undefined;
 	let count = 0;
 	for (const [key, value] of params) {
 		if (!key.startsWith(CONTEXT_PREFIX)) continue;
-		if (key === ATTEMPT_PARAM) {
-			const n = attemptNumber(value);
-			if (attempt !== undefined || n === undefined) {
-				return { ok: false, reason: `${ATTEMPT_PARAM} must appear once, as a whole number from 1 to ${MAX_ATTEMPT_NUMBER}` };
-			}
-			attempt = n;
-			continue;
-		}
 		const name = key.slice(CONTEXT_PREFIX.length);
-		if (!NAME.test(name) || RESERVED.has(name) || Object.hasOwn(context, name)) return { ok: false, reason: `context parameter "${key}" is not allowed` };
+		if (!NAME.test(name) || Object.hasOwn(context, name)) return { ok: false, reason: `context parameter "${key}" is not allowed` };
 		if (value.length > MAX_CONTEXT_VALUE_LENGTH || hasForbiddenCharacter(value)) {
 			return { ok: false, reason: `context parameter "${key}" is too long or has a control character` };
 		}
 		if (++count > MAX_CONTEXT_FIELDS) return { ok: false, reason: `more than ${MAX_CONTEXT_FIELDS} context fields` };
 		context[name] = value;
 	}
-	if (attempt === undefined && count === 0) return { ok: true, present: false };
-	if (contextBytes(context, attempt) > MAX_CONTEXT_BYTES) return { ok: false, reason: `context longer than ${MAX_CONTEXT_BYTES} bytes` };
-	return attempt === undefined ? { ok: true, present: true, context } : { ok: true, present: true, attempt, context };
+	if (count === 0) return { ok: true, present: false };
+	if (contextBytes(context) > MAX_CONTEXT_BYTES) return { ok: false, reason: `context longer than ${MAX_CONTEXT_BYTES} bytes` };
+	return { ok: true, present: true, context };
 }

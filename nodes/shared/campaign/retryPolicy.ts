@@ -7,12 +7,12 @@ import { splitList } from '../core/text';
 import { assertIntegerInRange, invalid } from '../core/validation';
 
 /*
- * The Retry Policy: which dial statuses are called again, after how long, and how many attempts in all.
- * One rule for every call result (the trigger's Call Result, Call and Wait, Place Call with Max Calls in
- * Flight): each comes out with `nextCall`, the decision.
+ * The Retry Policy of a durable campaign (Dial Due Contacts): which dial statuses are called again, after how
+ * long, and how many attempts in all. Its decision on a call's result (decideNextCall) is applied to the contact
+ * the call was placed for.
  */
 
-/** The highest Retry Policy > Max Attempts: how many calls the policy alone may make to one person, so below MAX_ATTEMPT_NUMBER. */
+/** The highest Retry Policy > Max Attempts: how many calls the policy alone may make to one person. */
 export const MAX_ATTEMPTS_PER_CONTACT = 20;
 export const DEFAULT_MAX_ATTEMPTS = 3;
 /** The longest retry delay: a week. */
@@ -42,7 +42,7 @@ export function neverRetried(dialStatus: unknown): boolean {
 	return Object.hasOwn(NEVER_RETRIED, normalizeDialStatus(dialStatus));
 }
 
-/** The decision every call result carries (`nextCall`). */
+/** The decision on a call's result. */
 export interface NextCall {
 	/** Whether to call this contact again. */
 	callAgain: boolean;
@@ -214,13 +214,12 @@ function formatMinutes(ms: number): string {
 
 /**
  * What to do after a call: call again (when, which attempt) or not, and why. `dialStatus` null is an
- * outcome not known (never retried automatically); `attempt` null is a result that came without its
- * attempt (never retried: a platform that drops the result URL's query would otherwise retry forever).
+ * outcome not known (never retried automatically); `attempt` is the call's, as the contact's row holds it.
  */
 export function decideNextCall(
 	policy: RetryPolicy,
 	dialStatus: unknown,
-	attempt: number | null,
+	attempt: number,
 	resultAt: number,
 ): NextCall {
 	const done = noCall;
@@ -229,11 +228,6 @@ export function decideNextCall(
 	if (NEVER_RETRIED[status]) return done(NEVER_RETRIED[status]);
 	const delay = policy.delays.get(status);
 	if (delay === undefined) return done(`${status}: the Retry Policy does not call ${status} again`);
-	if (attempt === null) {
-		return done(
-			`${status}: not called again because the attempt is not known (this result came without its Result Context; set Campaign > Attempt on the node that placed the call)`,
-		);
-	}
 	if (attempt >= policy.maxAttempts) {
 		return done(`${status}: out of attempts (attempt ${attempt} of ${policy.maxAttempts})`);
 	}
@@ -246,19 +240,6 @@ export function decideNextCall(
 }
 
 /** The decision not to call again, and why. */
-export function noCall(reason: string): NextCall {
+function noCall(reason: string): NextCall {
 	return { callAgain: false, at: null, attempt: null, reason };
-}
-
-/**
- * The decision after a placement that failed, the same in every node: none. Refused: the platform's reason.
- * Outcome unknown: the call may be in progress, so it is never called again automatically.
- */
-export function afterFailedPlacement(outcome: 'unknown' | 'rejected' | 'invalid', reason: string): NextCall {
-	return noCall(outcome === 'unknown' ? 'outcome unknown: the call may have been placed; never called again automatically' : `not placed: ${reason}`);
-}
-
-/** The decision for a deferred item: not dialled because its time has not come (calling hours, Earliest Call Time). */
-export function deferredNextCall(at: number, attempt: number, reason: string): NextCall {
-	return { callAgain: true, at: new Date(at).toISOString(), attempt, reason };
 }

@@ -44,21 +44,6 @@ test.each(SIZES)('%s: %#', (_label, context, bytes) => {
 	);
 });
 
-/** A dial run's context carries its attempt too ("ctx_attempt=1", 13 bytes, and "&" before the first field): counted in the same bound. */
-const WITH_ATTEMPT: Array<[string, ResultContext, number, number]> = [
-	['attempt 100, no field', {}, 100, 15],
-	['attempt 1, at the limit', fields(x(200), x(200), x(200), x(200), x(171)), 1, 1024],
-	['attempt 100 takes two bytes more', fields(x(200), x(200), x(200), x(200), x(169)), 100, 1024],
-	['attempt 1, a byte over', fields(x(200), x(200), x(200), x(200), x(172)), 1, 1025],
-];
-
-test.each(WITH_ATTEMPT)("a dial run's context, %s", (_label, context, attempt, bytes) => {
-	expect(contextBytes(context, attempt)).toBe(bytes);
-	expect(parseContextQuery(contextQuery(context, attempt))).toEqual(
-		bytes <= MAX_CONTEXT_BYTES ? { ok: true, present: true, attempt, context } : { ok: false, reason: `context longer than ${MAX_CONTEXT_BYTES} bytes` },
-	);
-});
-
 test('the trigger measures the context, not how the query happened to be encoded', () => {
 	const context = fields(x(200), x(200), x(200), x(200), `${x(183)} a`);
 	expect(contextBytes(context)).toBe(1024);

@@ -6,7 +6,6 @@
  */
 import type { INode } from 'n8n-workflow';
 
-import { parseContextQuery } from '../../../nodes/shared/campaign/resultContext';
 import { readRetryPolicy } from '../../../nodes/shared/campaign/retryPolicy';
 import { readNumber } from '../../../nodes/shared/core/numbers';
 import { assertIntegerInRange, numberField } from '../../../nodes/shared/core/validation';
@@ -93,18 +92,6 @@ const READERS: Reader[] = [
 		read: (value) => assertIntegerInRange(node, 'Max Pages', value, -1000, 1000),
 	},
 	{
-		name: 'the ctx_attempt query parameter (campaign/resultContext.ts, parseContextQuery)',
-		min: 1,
-		max: 100,
-		integer: true,
-		textOnly: true,
-		scale: (n) => n,
-		read: (value) => {
-			const parsed = parseContextQuery(`ctx_attempt=${encodeURIComponent(value as string)}`);
-			return parsed.ok && parsed.present ? parsed.attempt : undefined;
-		},
-	},
-	{
 		name: 'Size in Bytes (ragCollection/rules.ts, Estimate Upload)',
 		min: 0,
 		max: Number.MAX_SAFE_INTEGER,
@@ -153,7 +140,6 @@ test.each(READERS.map((reader) => [reader.name, reader] as const))('%s agrees on
 test('each reader keeps its own words for a form that is not a number', () => {
 	expect(() => numberField(node, 'Timeout', '0x10', 0)).toThrow('Invalid "Timeout": must be a number (got "0x10")');
 	expect(() => assertIntegerInRange(node, 'Max Pages', '0x10', 1, 10)).toThrow('Invalid "Max Pages": must be a whole number from 1 to 10 (got "0x10")');
-	expect(parseContextQuery('ctx_attempt=0x10')).toEqual({ ok: false, reason: 'ctx_attempt must appear once, as a whole number from 1 to 100' });
 	expect(() => readRetryPolicy(node, { busy: '0x10' })).toThrow(
 		'Invalid "Retry Policy > Retry BUSY After (Minutes)": must be a number of minutes from 0 to 10080 (got "0x10")',
 	);

@@ -143,7 +143,7 @@ export async function place(run: Run, { row, placement }: Claimed): Promise<bool
 	const node = ctx.getNode();
 	try {
 		// The result finds its contact by this claim (by id, no scan) and is judged against the call this POST returns.
-		carryInCallResultUrl(node, 0, placement, { attempt: row.attempt, context: claimContext(row) });
+		carryInCallResultUrl(node, 0, placement, claimContext(row));
 	} catch (error) {
 		// The Call Result URL with the claim is too long or not a URL: a field of the node; the claim is given back.
 		await release(run, row, (error as Error).message);

@@ -68,7 +68,7 @@ export class PlaceCallDialler {
 				const placement = readPlacement(this.ctx, this.node, i, this.setup.credentialKey);
 				const context = readResultContext(this.node, this.ctx.getNodeParameter('options.resultContext', i, {}), i);
 				if (Object.keys(context).length > 0) {
-					carryInCallResultUrl(this.node, i, placement, { context });
+					carryInCallResultUrl(this.node, i, placement, context);
 					this.contexts[i] = context;
 				}
 				this.placements[i] = placement;
