@@ -149,7 +149,7 @@ const campaignSteps = [
 			const [{ workflow }] = prepareExamples([example], { ...env.byType, [N8N_API_CREDENTIAL_TYPE]: { id: credential.id, name: credential.name } }, { baseUrl: env.n8n.url });
 			const dial = workflow.nodes.find((node) => node.name === 'Dial Due Contacts').parameters;
 			const allWeek = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'];
-			dial.callingHours.window = { ...dial.callingHours.window, days: allWeek, from: '00:00', to: '24:00' };
+			dial.callingHours.window = [{ days: allWeek, from: '00:00', to: '24:00' }];
 			workflow.name = 'UI: example 6, durable campaign';
 			// the sandbox's network: every contact answers after a short ring
 			env.sandbox.setDialOutcome({ prefix: PREFIX, dialstatus: 'ANSWER', ringMs: 1000, durationSec: 2, persistDelayMs: 0 });

@@ -20,10 +20,12 @@ import { callStatusResource } from './resources/callStatus';
 import { campaignResource } from './resources/campaign';
 import { catalogResource } from './resources/catalog';
 import { customApiRequestResource } from './resources/customApiRequest';
+import { doNotCallListResource } from './resources/doNotCallList';
 import { outboundCallResource } from './resources/outboundCall';
 import { ragCollectionResource } from './resources/ragCollection';
 import { runtimeResource } from './resources/runtime';
 import { N8N_API_CREDENTIAL, OUTBOUND_CREDENTIAL, PORTAL_CREDENTIAL } from '../shared/core/constants';
+import { NO_GUARDRAIL_ADDED } from '../shared/guards/fields';
 import type { OperationExecute, ResourceModule } from './helpers/module';
 import { withToolProperties } from './helpers/toolDescriptions';
 import { outputForModel } from './helpers/toolOutput';
@@ -38,14 +40,16 @@ const modules: ResourceModule[] = [
 	outboundCallResource,
 	callStatusResource,
 	campaignResource,
+	doNotCallListResource,
 	customApiRequestResource,
 ];
 
 /** Resources that never keep state in n8n's data tables (no Assistant Platform Data Tables API credential). */
-const STATELESS_RESOURCES = modules.map((module) => String(module.resource.value)).filter((value) => value !== 'outboundCall' && value !== 'campaign');
+const STATELESS_RESOURCES = modules.map((module) => String(module.resource.value)).filter((value) => !['outboundCall', 'campaign', 'doNotCallList'].includes(value));
 
-/** Resources served by the outbound API (and its credential); every other resource uses the portal API. */
+/** Resources served by the outbound API (and its credential); those of this n8n alone (its data tables); every other resource uses the portal API. */
 const OUTBOUND_RESOURCES = ['outboundCall', 'callStatus', 'campaign'];
+const N8N_ONLY_RESOURCES = ['doNotCallList'];
 
 type ListSearch = (
 	this: ILoadOptionsFunctions,
@@ -66,7 +70,7 @@ for (const module of modules) {
 
 const managementResources = modules
 	.map((module) => String(module.resource.value))
-	.filter((value) => !OUTBOUND_RESOURCES.includes(value));
+	.filter((value) => !OUTBOUND_RESOURCES.includes(value) && !N8N_ONLY_RESOURCES.includes(value));
 const outboundResources = modules
 	.map((module) => String(module.resource.value))
 	.filter((value) => OUTBOUND_RESOURCES.includes(value));
@@ -133,13 +137,13 @@ export class AssistantPlatform implements INodeType {
 				required: true,
 				displayOptions: { show: { authentication: ['outboundApi'] } },
 			},
-			// Place Call's Limit Calls Across Executions and every Campaign operation keep their state in this n8n's
-			// data tables, through n8n's API. n8n reads one description per credential type, so one condition: hidden
-			// when Limit Calls Across Executions is off, and on the resources that keep no state.
+			// Place Call's Guardrails and every Campaign operation keep their state in this n8n's data tables, through
+			// n8n's API. n8n reads one description per credential type, so one condition: hidden while Guardrails has
+			// nothing added (Place Call), and on the resources that keep no state.
 			{
 				name: N8N_API_CREDENTIAL,
 				required: true,
-				displayOptions: { hide: { limitCalls: [false], resource: STATELESS_RESOURCES } },
+				displayOptions: { hide: { guardrails: [NO_GUARDRAIL_ADDED], resource: STATELESS_RESOURCES } },
 			},
 		],
 		// As an AI agent's tool, each operation has a description written for the model and described
@@ -172,6 +176,14 @@ export class AssistantPlatform implements INodeType {
 				options: AUTHENTICATION_OPTIONS,
 				default: 'outboundApi',
 				displayOptions: { show: { resource: outboundResources } },
+			},
+			{
+				displayName: 'Authentication',
+				name: 'authentication',
+				type: 'hidden',
+				options: AUTHENTICATION_OPTIONS,
+				default: 'none',
+				displayOptions: { show: { resource: N8N_ONLY_RESOURCES } },
 			},
 			...modules.flatMap((module) => module.properties),
 			requestOptionsProperty({ batching: true, timeoutDefault: 10000 }),

@@ -12,6 +12,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 import { requestOptionsProperty } from '../shared/descriptions/fields';
 import { placementProperties } from '../shared/descriptions/placementFields';
 import { N8N_API_CREDENTIAL, OUTBOUND_CREDENTIAL } from '../shared/core/constants';
+import { NO_GUARDRAIL_ADDED } from '../shared/guards/fields';
 import { assertSupportedN8n } from '../shared/n8n/n8nSupport';
 
 import { placeCallAndWait, placeCallAndWaitWebhook } from './placeCallAndWait';
@@ -46,8 +47,8 @@ export class AssistantPlatformCallAndWait implements INodeType {
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [
 			{ name: OUTBOUND_CREDENTIAL, required: true },
-			// Limit Calls Across Executions counts in this n8n's data tables, through n8n's API.
-			{ name: N8N_API_CREDENTIAL, required: true, displayOptions: { show: { limitCalls: [true] } } },
+			// Guardrails count in this n8n's data tables, through n8n's API: needed once one is added.
+			{ name: N8N_API_CREDENTIAL, required: true, displayOptions: { hide: { guardrails: [NO_GUARDRAIL_ADDED] } } },
 		],
 		// The resume webhook: n8n matches a POST to a waiting execution's resume URL against it.
 		webhooks: [

@@ -28,8 +28,8 @@ import {
 } from '../shared/calls/placement';
 import type { Placement } from '../shared/calls/placement';
 import { markNoCallPlaced } from '../shared/calls/messages';
-import { readCallLimit } from '../shared/calls/callLimit';
-import type { LimitPlace } from '../shared/calls/callLimit';
+import type { GuardPlaces } from '../shared/guards/guards';
+import { passGuards, readGuards } from '../shared/guards/guards';
 import { CALL_RESULT_FIELDS, callResultFields, parseCallResult } from '../shared/calls/callResult';
 import { isObject } from '../shared/core/object';
 import { outboundApi } from '../shared/transport/outbound';
@@ -76,9 +76,13 @@ export async function placeCallAndWait(this: IExecuteFunctions): Promise<INodeEx
 		throw markNoCallPlaced(error as Error);
 	}
 
-	const limit = await takeLimitPlace(this, placement);
-	if ('refused' in limit) return limit.refused;
-	const placed = await postPlacement(this, settings, placement, limit.place);
+	const guards = readGuards(this, settings);
+	const verdict = await passGuards(this, guards, { dst: String(placement.body.dst), itemIndex: 0 });
+	if ('refusal' in verdict) {
+		if (!this.continueOnFail()) throw verdict.refusal;
+		return onlyItem(failedItem(verdict.refusal, 'invalid', outputSummary(placement)));
+	}
+	const placed = await postPlacement(this, settings, placement, verdict.places);
 	if ('failed' in placed) return placed.failed;
 	return await waitForResult(this, placed.accepted, maxWaitMinutes);
 }
@@ -131,38 +135,14 @@ function outputSummary(placement: Placement): IDataObject {
 }
 
 /**
- * Limit Calls Across Executions: a place in the durable count is taken before the POST. A refusal
- * (or a count that cannot be read) is the node's error, or its failed item with Continue On Fail.
- */
-async function takeLimitPlace(
-	ctx: IExecuteFunctions,
-	placement: Placement,
-): Promise<{ place?: LimitPlace } | { refused: INodeExecutionData[][] }> {
-	const limit = readCallLimit(ctx);
-	if (!limit) return {};
-	let refusal: NodeFailure | undefined;
-	let place: LimitPlace | undefined;
-	try {
-		const taken = await limit.take(0);
-		refusal = taken.refusal;
-		place = taken.place;
-	} catch (error) {
-		refusal = markNoCallPlaced(error as NodeFailure);
-	}
-	if (!refusal) return { place };
-	if (!ctx.continueOnFail()) throw refusal;
-	return { refused: onlyItem(failedItem(refusal, 'invalid', outputSummary(placement))) };
-}
-
-/**
  * POSTs the placement: the accepted call's item (without the resume URL), or, when it fails, the
- * node's error or its failed item with Continue On Fail. A refusal gives the place in the count back.
+ * node's error or its failed item with Continue On Fail. A refusal gives the guards' places back.
  */
 async function postPlacement(
 	ctx: IExecuteFunctions,
 	settings: RequestSettings,
 	placement: Placement,
-	limitPlace: LimitPlace | undefined,
+	places: GuardPlaces,
 ): Promise<{ accepted: IDataObject } | { failed: INodeExecutionData[][] }> {
 	let accepted: IDataObject;
 	try {
@@ -175,12 +155,13 @@ async function postPlacement(
 	} catch (caught) {
 		const error = caught as NodeFailure;
 		const outcome = outcomeOf(error);
-		// Refused by the platform: nothing was placed, the place in the count is given back.
-		if (outcome === 'rejected') await limitPlace?.release().catch(() => undefined);
+		// Refused by the platform: nothing was placed, the guards' places are given back.
+		if (outcome === 'rejected') await places.giveBack();
 		describeOutcome(error, outcome);
 		if (!ctx.continueOnFail()) throw error;
 		return { failed: onlyItem(failedItem(error, outcome, outputSummary(placement))) };
 	}
+	await places.placed(String(accepted.internal_id));
 	// The resume URL may carry n8n's resume token: it stays out of the output.
 	delete accepted.callResultUrl;
 	return { accepted };

@@ -52,7 +52,7 @@ const PLACE_CALL = 'Place a real phone call in Assistant Platform';
 const PLACE_PATH = '/webhook/outbound_call';
 const NO_CALL = /no call was placed/i;
 /** Durable count: 1 call in any 60 minutes (longer than the suite), counted as `per` says. */
-const durableLimit = (per) => ({ limitCalls: true, callLimitMax: 1, callLimitWindow: 60, callLimitPer: per });
+const durableLimit = (per) => ({ guardrails: { callLimit: { limit: { max: 1, minutes: 60, countPer: per } } } });
 
 /** The example a user imports for an agent whose calls a person approves, and its nodes the test names. */
 const REVIEW_EXAMPLE = '7-agent-with-human-review.json';
@@ -422,7 +422,7 @@ function register(env) {
 				assert.equal(place.parameters.maxCallsPerRun, 1);
 				assert.match(place.parameters.allowedDestinations, /^\+[1-9]\d*$/);
 				assert.equal(place.parameters.dst, undefined, 'the model fills the Destination Number');
-				assert.equal(place.parameters.limitCalls, undefined);
+				assert.equal(place.parameters.guardrails, undefined);
 				assert.deepEqual(Object.keys(place.credentials), ['assistantPlatformOutboundApi']);
 				const stored = await env.n8n.api('GET', `/workflows/${workflow.id}`);
 				assert.deepEqual(stored.connections, workflow.sent.connections);

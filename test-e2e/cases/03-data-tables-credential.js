@@ -124,9 +124,7 @@ function register(env) {
 					route: 'trunk',
 					dst: '+14155550300',
 					callerId: CALLER_ID,
-					limitCalls: true,
-					callLimitMax: 10,
-					callLimitWindow: 60,
+					guardrails: { callLimit: { limit: { max: 10, minutes: 60 } } },
 					options: {},
 				},
 				credentials: { ...ref(env.credentials.outbound), ...ref(credential) },
@@ -193,8 +191,8 @@ function register(env) {
 		});
 
 		test("Data Tables API credential: the package's nodes with it save, its tool variant and Call and Wait included", async () => {
-			const tool = { id: crypto.randomUUID(), name: 'Place Call', type: `${NODE_TYPE}Tool`, typeVersion: 1, position: [0, 220], parameters: { resource: 'outboundCall', operation: 'placeCall', callerId: CALLER_ID, limitCalls: true, callLimitMax: 1, callLimitWindow: 60 }, credentials: { ...ref(env.credentials.outbound), ...ref(credential) } };
-			const wait = { id: crypto.randomUUID(), name: 'Call and Wait', type: CALL_AND_WAIT_TYPE, typeVersion: 1, position: [220, 0], webhookId: crypto.randomUUID(), parameters: { route: 'trunk', dst: '+14155550302', callerId: CALLER_ID, limitCalls: true, callLimitMax: 1, callLimitWindow: 60, options: {} }, credentials: { ...ref(env.credentials.outbound), ...ref(credential) } };
+			const tool = { id: crypto.randomUUID(), name: 'Place Call', type: `${NODE_TYPE}Tool`, typeVersion: 1, position: [0, 220], parameters: { resource: 'outboundCall', operation: 'placeCall', callerId: CALLER_ID, guardrails: { callLimit: { limit: { max: 1, minutes: 60 } } } }, credentials: { ...ref(env.credentials.outbound), ...ref(credential) } };
+			const wait = { id: crypto.randomUUID(), name: 'Call and Wait', type: CALL_AND_WAIT_TYPE, typeVersion: 1, position: [220, 0], webhookId: crypto.randomUUID(), parameters: { route: 'trunk', dst: '+14155550302', callerId: CALLER_ID, guardrails: { callLimit: { limit: { max: 1, minutes: 60 } } }, options: {} }, credentials: { ...ref(env.credentials.outbound), ...ref(credential) } };
 			const saved = await env.n8n.createWorkflow({ name: 'e2e: the package nodes with the Data Tables API credential', nodes: [manualTrigger(), tool, wait], connections: {}, settings: { executionOrder: 'v1' } });
 			const stored = await env.n8n.api('GET', `/workflows/${saved.id}`);
 			assert.deepEqual(

@@ -218,7 +218,8 @@ function durableWorkflows(n8n, byType, { table, window, label, callResults = tru
 	assert.equal(dial.contactsTable, TABLE);
 	assert.deepEqual(dial.campaignOptions, { keepDiallingSeconds: 60 });
 	assert.equal(dial.maxCallsInFlight, CAP);
-	assert.deepEqual(dial.callingHours.window, { days: ['monday', 'tuesday', 'wednesday', 'thursday', 'friday'], from: '09:00', to: '20:00', timeZoneColumn: 'timezone' });
+	assert.deepEqual(dial.callingHours, { window: [{ days: ['monday', 'tuesday', 'wednesday', 'thursday', 'friday'], from: '09:00', to: '20:00' }], timeZone: [{ timeZoneColumn: 'timezone' }] });
+	assert.deepEqual(dial.campaignGuardrails, { doNotCallList: 'Assistant Platform Do-Not-Call List' });
 	assert.deepEqual(dial.retryPolicy, { maxAttempts: MAX_ATTEMPTS, busy: 10, noAnswer: 10 });
 	assert.equal(record.retryPolicy, undefined, 'Record Call Result applies the Retry Policy its contact carries: the example sets none on it');
 	assert.equal(dial.options.callResultUrl, ownUrl, 'the Call Result URL is not the Production URL of the example\'s own trigger');
@@ -230,7 +231,7 @@ function durableWorkflows(n8n, byType, { table, window, label, callResults = tru
 		maxCallsInFlight: maxInFlight,
 		maxCallsPerRun: perRun,
 		retryPolicy: policy,
-		callingHours: { window: { ...dial.callingHours.window, days: ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'], ...window } },
+		callingHours: { ...dial.callingHours, window: [{ ...dial.callingHours.window[0], days: ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'], ...window }] },
 		campaignOptions: { claimMinutes: CLAIM_MINUTES, maxCallMinutes: MAX_CALL_MINUTES },
 	});
 	if (!callResults) delete dial.options.callResultUrl;

@@ -108,10 +108,7 @@ async function limitRound(cluster, label, numberPrefix) {
 		// One number per execution: which executions placed a call shows in the journal.
 		dst: `={{ '+${numberPrefix}' + String($execution.id).padStart(7, '0') }}`,
 		callerId: CALLER_ID,
-		limitCalls: true,
-		callLimitMax: LIMIT.max,
-		callLimitWindow: 60,
-		callLimitPer: 'workflow',
+		guardrails: { callLimit: { limit: { max: LIMIT.max, minutes: 60, countPer: 'workflow' } } },
 		options: {},
 	});
 	place.onError = 'continueRegularOutput';

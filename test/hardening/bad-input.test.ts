@@ -205,7 +205,7 @@ const rows: Row[] = [
 	{ op: 'callStatus.get', what: 'Initial Delay 1.5', parameters: status({ internalId: 'abc', waitForRecord: true, initialDelay: 1.5 }), field: 'Initial Delay (Ms)', rule: 'must be a whole number from 1 to 600000' },
 
 	// ---- Campaign (a blank Contacts Table is refused before n8n's API is asked for anything)
-	...['dial', 'summary', 'pause', 'prepare', 'recordResult', 'resume', 'stop'].map(
+	...['dial', 'contacts', 'summary', 'pause', 'prepare', 'recordResult', 'resume', 'stop'].map(
 		(operation): Row => ({
 			op: `campaign.${operation}`,
 			what: 'a blank Contacts Table',
@@ -216,7 +216,16 @@ const rows: Row[] = [
 	),
 	{ op: 'campaign.dial', what: 'Max Calls in Flight 0', parameters: { resource: 'campaign', operation: 'dial', contactsTable: 'contacts', callerId: CALLER, maxCallsInFlight: 0 }, field: 'Max Calls in Flight', rule: 'must be a whole number from 1 to 1000' },
 	{ op: 'campaign.recordResult', what: 'Wait for Call Record 61 s', parameters: { resource: 'campaign', operation: 'recordResult', contactsTable: 'contacts', internalId: 'abc', recordWaitSeconds: 61 }, field: 'Wait for Call Record (Seconds)', rule: 'must be a number from 0 to 60' },
-	{ op: 'campaign.dial', what: 'Calling Hours From 9', parameters: { resource: 'campaign', operation: 'dial', contactsTable: 'contacts', callerId: CALLER, callingHours: { window: { days: ['monday'], from: '9', to: '18:00' } } }, field: 'Calling Hours > From', rule: 'must be a time of day as HH:MM' },
+	{ op: 'campaign.dial', what: 'Calling Hours From 9', parameters: { resource: 'campaign', operation: 'dial', contactsTable: 'contacts', callerId: CALLER, callingHours: { window: [{ days: ['monday'], from: '9', to: '18:00' }] } }, field: 'Calling Hours > From', rule: 'must be a time of day as HH:MM' },
+	{ op: 'campaign.dial', what: 'Spending Limit of 0', parameters: { resource: 'campaign', operation: 'dial', contactsTable: 'contacts', callerId: CALLER, campaignGuardrails: { spendingLimit: { limit: { amount: 0, perCall: 1 } } } }, field: 'Guardrails > Spending Limit > Amount', rule: 'must be an amount above 0' },
+
+	// ---- Do-Not-Call List (refused before this n8n's data tables are asked for anything)
+	{ op: 'doNotCallList.add', what: 'a number with letters', parameters: { resource: 'doNotCallList', operation: 'add', number: 'call me maybe' }, field: 'Number', rule: 'must be a phone number in international form' },
+	{ op: 'doNotCallList.add', what: 'a prefix without +', parameters: { resource: 'doNotCallList', operation: 'add', number: '1900*' }, field: 'Number', rule: 'a prefix must be + and its first digits, then *' },
+	{ op: 'doNotCallList.add', what: 'a campaign call without its Internal ID', parameters: { resource: 'doNotCallList', operation: 'add', numberFrom: 'campaignCall', contactsTable: 'contacts', internalId: ' ' }, field: 'Internal ID', rule: 'must be the internal_id of a call of the campaign' },
+	{ op: 'doNotCallList.check', what: 'a number with letters', parameters: { resource: 'doNotCallList', operation: 'check', number: 'call me maybe' }, field: 'Number', rule: 'must be a phone number in international form' },
+	{ op: 'outboundCall.placeCall', what: 'Max Calls per Number 0', parameters: { resource: 'outboundCall', operation: 'placeCall', callerId: CALLER, dst: '+14155550123', guardrails: { callsPerNumber: { limit: { max: 0, hours: 24 } } } }, field: 'Guardrails > Max Calls per Number > Max Calls', rule: 'must be a whole number from 1 to 1000' },
+	{ op: 'outboundCall.placeCall', what: 'Calling Hours Time Zone not a time zone', parameters: { resource: 'outboundCall', operation: 'placeCall', callerId: CALLER, dst: '+14155550123', callingHours: { window: [{ days: ['monday'], from: '09:00', to: '18:00' }], timeZone: [{ timeZone: 'Mars/Olympus' }] } }, field: 'Calling Hours > Time Zone', rule: 'unknown time zone' },
 
 	// ---- Custom API Request
 	{ op: 'customApiRequest.request', what: 'empty path (n8n pre-flight)', parameters: custom({ path: '' }), field: 'Path', rule: 'is required', preflight: true },

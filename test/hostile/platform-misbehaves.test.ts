@@ -305,7 +305,7 @@ test('baseline: without misbehaviour every target succeeds through the front (th
 
 test('the operations that never talk to the platform send it nothing, and succeed, whatever it does', async () => {
 	const offPlatform = TARGETS.filter((t) => t.offPlatform);
-	expect(offPlatform.map((t) => t.op).sort()).toEqual(['campaign.pause', 'campaign.prepare', 'campaign.resume', 'campaign.stop', 'campaign.summary']);
+	expect(offPlatform.map((t) => t.op).sort()).toEqual(['campaign.contacts', 'campaign.pause', 'campaign.prepare', 'campaign.resume', 'campaign.stop', 'campaign.summary', 'doNotCallList.add', 'doNotCallList.check']);
 	const from = logLines.length;
 	const verdicts = await runAll(offPlatform, { timeoutMs: RELAXED_TIMEOUT_MS, continueOnFail: false }, () =>
 		fx.hostile.rule({ behave: { kind: 'echo', status: 500 } }),

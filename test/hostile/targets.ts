@@ -499,6 +499,23 @@ export const TARGETS: Target[] = [
 		expects: { status: 'stopped', previousStatus: 'running' },
 		uses: N8N_ONLY,
 	}),
+	node('campaign.contacts', 'Campaign → Get Contacts', (fx) => ({ contactsTable: contactsTable(fx, 'contacts', { '+14155550426': DUE }) }), {
+		offPlatform: true,
+		expects: { phone: '+14155550426', state: 'new' },
+		uses: N8N_ONLY,
+	}),
+
+	// ---- Do-Not-Call List (this n8n's data tables only)
+	node('doNotCallList.add', 'Do-Not-Call List → Add Number', () => ({ number: '+14155550427' }), {
+		offPlatform: true,
+		expects: { phone: '+14155550427', listed: true },
+		uses: N8N_ONLY,
+	}),
+	node('doNotCallList.check', 'Do-Not-Call List → Check Number', () => ({ number: '+14155550428' }), {
+		offPlatform: true,
+		expects: { phone: '+14155550428', listed: false },
+		uses: N8N_ONLY,
+	}),
 	node('campaign.prepare', 'Campaign → Prepare Contacts Table', (fx) => ({ contactsTable: contactsTable(fx, 'prepare', { '+14155550425': DUE }, false) }), {
 		offPlatform: true,
 		expects: { prepared: true },

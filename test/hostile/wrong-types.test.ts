@@ -95,9 +95,11 @@ interface Field {
  */
 const INERT: Record<string, RegExp> = {
 	'campaign.recordResult': /^retryPolicy\./,
-	// The Campaign control operations talk only to n8n's API, whose requests have their own timeout and size
-	// limit: Settings > Request Options (the platform's) are not read there.
-	...Object.fromEntries(['summary', 'pause', 'resume', 'stop', 'prepare'].map((op) => [`campaign.${op}`, /^requestOptions\./])),
+	// The Campaign control operations and the Do-Not-Call List talk only to n8n's API, whose requests have their own
+	// timeout and size limit: Settings > Request Options (the platform's) are not read there.
+	...Object.fromEntries(['summary', 'contacts', 'pause', 'resume', 'stop', 'prepare'].map((op) => [`campaign.${op}`, /^requestOptions\./])),
+	'doNotCallList.add': /^requestOptions\./,
+	'doNotCallList.check': /^requestOptions\./,
 };
 
 /** Fields that take a list by design (comma-separated text or a list from an expression). */

@@ -57,7 +57,7 @@ const label = (op: Operation) => `${op.resource} → ${op.operation}`;
 
 describe('each operation as an AI tool: what the model is told', () => {
 	test('there is an operation of every resource to check', () => {
-		expect(new Set(all.map((op) => op.resource)).size).toBe(8);
+		expect(new Set(all.map((op) => op.resource)).size).toBe(9);
 		expect(all.length).toBeGreaterThanOrEqual(25);
 	});
 

@@ -6,6 +6,7 @@ import { runAgent, TOOL_TYPE } from '../harness/agent';
 import type { ToolCall } from '../harness/agent';
 import { registerNodeType, runNode } from '../harness/engine';
 import { callAsMcpClient } from '../harness/mcp';
+import { callLimit } from '../harness/guardrails';
 import { useN8nDataTables } from '../harness/n8nDataTables';
 import { useCallerAssistant, useSandbox } from '../harness/sandbox';
 
@@ -32,7 +33,7 @@ const n8nApi = useN8nDataTables();
 const posts = () => fx.sandbox.journal.filter((e) => e.method === 'POST');
 const call = (dst: string): ToolCall => ({ tool: PLACE_CALL, input: { Destination_Number: dst } });
 const credentials = () => ({ ...fx.credentials, assistantPlatformN8nApi: n8nApi.store.credentials });
-const LIMIT = { limitCalls: true, callLimitMax: 1, callLimitWindow: 60 };
+const LIMIT = callLimit(1);
 const tool = (extra: IDataObject = {}) => ({
 	name: PLACE_CALL,
 	parameters: { resource: 'outboundCall', operation: 'placeCall', callerId: CALLER, ...extra },
@@ -68,7 +69,7 @@ describe('a tool called by something that is not an agent (an MCP Server Trigger
 		const { items, error } = await alone();
 		expect(posts()).toHaveLength(0);
 		expect(error?.message ?? items[0]?.json.error).toBe(
-			'Not placed: the workflow\'s author must turn on Limit Calls Across Executions in this tool before it can place calls for a caller that is not an AI Agent (called by "Input"). No call was placed. Max Calls per Agent Run counts only the calls of one AI Agent run, so it cannot count these. Do not try again: tell the user.',
+			'Not placed: the workflow\'s author must add Guardrails > Limit Calls Across Executions to this tool before it can place calls for a caller that is not an AI Agent (called by "Input"). No call was placed. Max Calls per Agent Run counts only the calls of one AI Agent run, so it cannot count these. Do not try again: tell the user.',
 		);
 	});
 
@@ -77,7 +78,7 @@ describe('a tool called by something that is not an agent (an MCP Server Trigger
 		expect(posts()).toHaveLength(0);
 		expect(result.isError).toBe(true);
 		const [first] = result.text.replace(/^\w+Error: /, '').split(/(?<=\.) /);
-		expect(first).toMatch(/^Not placed: the workflow's author must turn on Limit Calls Across Executions in this tool/);
+		expect(first).toMatch(/^Not placed: the workflow's author must add Guardrails > Limit Calls Across Executions to this tool/);
 		expect(result.text).toMatch(/No call was placed\./);
 		expect(result.text).not.toMatch(/Settings > On Error|Continue On Fail|(workflow|credential|execution):\S/);
 	});
@@ -134,7 +135,7 @@ describe('a tool called by something that is not an agent (an MCP Server Trigger
 	test('an agent run keeps its own cap as well: both hold', async () => {
 		const { results } = await runAgent({
 			credentials: credentials(),
-			tools: [tool({ ...LIMIT, callLimitMax: 5 })],
+			tools: [tool(callLimit(5))],
 			turns: [[call('+14155550101'), call('+14155550102')]],
 		});
 		expect(posts()).toHaveLength(1);
@@ -144,7 +145,7 @@ describe('a tool called by something that is not an agent (an MCP Server Trigger
 
 describe('Limit Calls Across Executions: a durable count, taken atomically before the POST', () => {
 	test('Max Calls 2, five items at once (Batching 5): two calls placed, three refused items, no error', async () => {
-		const { items, error } = await place({ ...LIMIT, callLimitMax: 2 }, { items: 5, batch: 5 });
+		const { items, error } = await place(callLimit(2), { items: 5, batch: 5 });
 		expect(error).toBeUndefined();
 		expect(posts()).toHaveLength(2);
 		expect(items.filter((item) => item.json.internal_id !== undefined)).toHaveLength(2);
@@ -153,7 +154,7 @@ describe('Limit Calls Across Executions: a durable count, taken atomically befor
 
 	test('five executions that all read the same count before writing: exactly Max Calls (2) places are taken', async () => {
 		n8nApi.store.gate.close();
-		const runs = Array.from({ length: 5 }, (_, i) => place({ ...LIMIT, callLimitMax: 2, dst: `+1415555020${i}` }));
+		const runs = Array.from({ length: 5 }, (_, i) => place({ ...callLimit(2), dst: `+1415555020${i}` }));
 		// Every execution has read the count and sent its conditional update; then they are applied one by one.
 		for (let waited = 0; n8nApi.store.gate.waiting() < 5 && waited < 200; waited++) await new Promise((r) => setTimeout(r, 10));
 		expect(n8nApi.store.gate.waiting()).toBe(5);
@@ -196,28 +197,27 @@ describe('Limit Calls Across Executions: a durable count, taken atomically befor
 	});
 
 	test('Count Per Outbound Credential: counted under the credential, across workflows', async () => {
-		await place({ ...LIMIT, callLimitPer: 'credential' });
-		const other = await runAgent({ credentials: credentials(), tools: [tool({ ...LIMIT, callLimitPer: 'credential' })], turns: [[call('+14155550109')]], workflowId: 'another' });
+		await place(callLimit(1, { countPer: 'credential' }));
+		const other = await runAgent({ credentials: credentials(), tools: [tool(callLimit(1, { countPer: 'credential' }))], turns: [[call('+14155550109')]], workflowId: 'another' });
 		expect(other.results[0].error).toMatch(/Limit Calls Across Executions/);
 		expect(Object.keys(ledger())).toEqual(['credential:assistantPlatformOutboundApi-id']);
 	});
 
 	test('Count Per Calling Execution, in an execution no other workflow started: refused, nothing sent', async () => {
-		const { items, error } = await place({ ...LIMIT, callLimitPer: 'callingExecution' });
+		const { items, error } = await place(callLimit(1, { countPer: 'callingExecution' }));
 		expect(error?.message ?? items[0]?.json.error).toMatch(/^Not placed: Count Per is Calling Execution, and this execution was not started by another workflow/);
 		expect(posts()).toHaveLength(0);
 	});
 
 	test.each([
-		['callLimitMax', 0, /^Invalid "Max Calls": must be a whole number from 1 to/],
-		['callLimitWindow', 0.5, /^Invalid "Per \(Minutes\)": must be a whole number from 1 to/],
-		['callLimitMax', "={{ $fromAI('Max', '', 'number') }}", /^Invalid "Max Calls": must be set in the node, not by the AI model/],
-		['limitCalls', "={{ $fromAI('Limit', '', 'boolean') }}", /^Invalid "Limit Calls Across Executions": must be set in the node, not by the AI model/],
-	])('%s = %p: refused before anything is sent', async (name, value, message) => {
+		['Max Calls 0', callLimit(1, { maxRaw: 0 }), /^Invalid "Guardrails > Limit Calls Across Executions > Max Calls": must be a whole number from 1 to/],
+		['Per (Minutes) 0.5', callLimit(1, { minutes: 0.5 }), /^Invalid "Guardrails > Limit Calls Across Executions > Per \(Minutes\)": must be a whole number from 1 to/],
+		['Max Calls from the model', callLimit(1, { maxRaw: "={{ $fromAI('Max', '', 'number') }}" }), /^Invalid "Guardrails": must be set in the node, not by the AI model/],
+	])('%s: refused before anything is sent', async (_name, parameters, message) => {
 		const { results } = await runAgent({
 			credentials: credentials(),
-			tools: [tool({ ...LIMIT, [name]: value })],
-			turns: [[{ tool: PLACE_CALL, input: { Destination_Number: '+14155550101', Max: 5, Limit: false } }]],
+			tools: [tool(parameters)],
+			turns: [[{ tool: PLACE_CALL, input: { Destination_Number: '+14155550101', Max: 5 } }]],
 		});
 		expect(results[0].error).toMatch(message);
 		expect(results[0].error).toMatch(/No call was placed/);

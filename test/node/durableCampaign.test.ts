@@ -53,8 +53,10 @@ describe('the contacts table', () => {
 
 	test('Calling Hours with a Time Zone Column the table does not have: refused naming it and the rule, before anything is claimed or sent', async () => {
 		await prepared(numbers(2));
-		const { error } = await dial({ callingHours: { window: { ...everyDay, timeZoneColumn: 'timezone' } } });
-		expect(error?.message).toMatch(/^The data table "Spring contacts" has no column "timezone": Calling Hours > Time Zone Column must name a text \(string\) column of the table, or be left empty to call every contact in the workflow's time zone/);
+		const { error } = await dial({ callingHours: { window: [everyDay] } });
+		expect(error?.message).toMatch(
+			/^The data table "Spring contacts" has no column "timezone": Calling Hours > Time Zone > Time Zone Column must name a text \(string\) column of the table, or be left empty with Without a Time Zone set to Use the Workflow's Time Zone/,
+		);
 		expect(posts()).toHaveLength(0);
 		expect(contacts().map((row) => row.campaignState)).toEqual([null, null]);
 	});
@@ -62,17 +64,37 @@ describe('the contacts table', () => {
 	test('Calling Hours with a Time Zone Column that is not text: refused naming it and the rule, before anything is claimed or sent', async () => {
 		n8nApi.store.seed(TABLE, [{ phone: '+14155550000', zone: 2 }], { zone: 'number' });
 		await campaign('prepare');
-		const { error } = await dial({ callingHours: { window: { ...everyDay, timeZoneColumn: 'zone' } } });
-		expect(error?.message).toMatch(/^The column "zone" of the data table "Spring contacts" is a number column: Calling Hours > Time Zone Column must name a text \(string\) column/);
+		const { error } = await dial({ callingHours: { window: [everyDay], timeZone: [{ timeZoneColumn: 'zone' }] } });
+		expect(error?.message).toMatch(/^The column "zone" of the data table "Spring contacts" is a number column: Calling Hours > Time Zone > Time Zone Column must name a text \(string\) column/);
 		expect(posts()).toHaveLength(0);
 		expect(contacts().map((row) => row.campaignState)).toEqual([null]);
 	});
 
-	test("Calling Hours with the Time Zone Column left empty: a table without time zones is called in the workflow's time zone", async () => {
+	test("Calling Hours with the Time Zone Column left empty and Use the Workflow's Time Zone: a table without time zones is called in the workflow's time zone", async () => {
 		await prepared(numbers(2));
-		const { error } = await dial({ callingHours: { window: { ...everyDay, timeZoneColumn: '' } } });
+		const { error } = await dial({ callingHours: { window: [everyDay], timeZone: [{ timeZoneColumn: '', withoutTimeZone: 'workflow' }] } });
 		expect(error).toBeUndefined();
 		expect(posts()).toHaveLength(2);
+	});
+
+	test('Calling Hours with the Time Zone Column left empty and Without a Time Zone left at Refuse: refused before anything is claimed, since no contact could be judged', async () => {
+		await prepared(numbers(2));
+		const { error } = await dial({ callingHours: { window: [everyDay], timeZone: [{ timeZoneColumn: '' }] } });
+		expect(error?.message).toMatch(/^Invalid "Calling Hours > Time Zone > Time Zone Column": must name the contacts table's time zone column, or Without a Time Zone must be Use the Workflow's Time Zone/);
+		expect(posts()).toHaveLength(0);
+		expect(contacts().map((row) => row.campaignState)).toEqual([null, null]);
+	});
+
+	test('a contact whose time zone cell is empty is not dialled (its hours cannot be judged): failed, saying to fill it; the others are called', async () => {
+		const [first, second] = numbers(2);
+		await prepared([first, second], (phone) => ({ timezone: phone === first ? '' : 'Europe/Rome' }));
+		const { error } = await dial({ callingHours: { window: [everyDay] } });
+		expect(error).toBeUndefined();
+		expect(posts()).toHaveLength(1);
+		const [empty, known] = contacts();
+		expect(empty.campaignState).toBe('failed');
+		expect(String(empty.reason)).toMatch(/^not dialled: its time zone \(column timezone\) is empty, so its calling hours cannot be judged: fill it, then set the contact pending/);
+		expect(known.campaignState).toBe('placed');
 	});
 
 	test('Prepare Contacts Table adds the campaign columns and keeps the rows', async () => {
@@ -184,9 +206,10 @@ describe('Dial Due Contacts: short runs that share the lines through the table',
 	});
 
 	test('Keep Dialling For: a call still in progress is read again only once it has waited twice as long, not at every pass', async () => {
-		await prepared(numbers(1));
+		// Two contacts, one line: the second stays due while the first call lasts, so the run keeps passing.
+		await prepared(numbers(2));
 		fx.sandbox.setDialOutcome({ dialstatus: 'ANSWER', ringMs: 0, durationSec: 30 });
-		const { items } = await dial({ campaignOptions: { keepDiallingSeconds: 2, checkIntervalSeconds: 0.1 } });
+		const { items } = await dial({ maxCallsInFlight: 1, campaignOptions: { keepDiallingSeconds: 2, checkIntervalSeconds: 0.1 } });
 		expect(items[0].json).toMatchObject({ placed: 1 });
 		// About 18 passes; the live call (no record yet) is read at ages of about 0.1, 0.2, 0.4, 0.8 and 1.6 s.
 		const reads = fx.sandbox.journal.filter((e) => e.method === 'GET').length;
@@ -554,7 +577,7 @@ describe('Dial Due Contacts: short runs that share the lines through the table',
 		const local = new Date(now.getTime() + 14 * 3_600_000 - 3_600_000);
 		const hhmm = (d: Date) => `${String(d.getUTCHours()).padStart(2, '0')}:${String(d.getUTCMinutes()).padStart(2, '0')}`;
 		const days = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'];
-		await dial({ callingHours: { window: { days, from: hhmm(local), to: hhmm(new Date(local.getTime() + 60_000)), timeZoneColumn: 'timezone' } } });
+		await dial({ callingHours: { window: [{ days, from: hhmm(local), to: hhmm(new Date(local.getTime() + 60_000)) }], timeZone: [{ timeZoneColumn: 'timezone' }] } });
 		expect(posts()).toHaveLength(0);
 		const row = contacts()[0];
 		expect(row.campaignState).toBe('pending');

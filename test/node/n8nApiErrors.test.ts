@@ -7,6 +7,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { LIMIT_TABLE } from '../../nodes/shared/calls/callLimit';
 import { N8N_API_CREDENTIAL } from '../../nodes/shared/core/constants';
 import { runNode } from '../harness/engine';
+import { callLimit } from '../harness/guardrails';
 import { TRANSPORT_PROBE_TYPE } from '../harness/transportProbe';
 import { useCallerAssistant, useSandbox } from '../harness/sandbox';
 import { registerSecret } from '../harness/secretsGuard';
@@ -102,7 +103,7 @@ async function probe(method: string, url: string) {
 /** Place Call with Limit Calls Across Executions (Continue On Fail): the item of its one call. */
 async function placeLimited(): Promise<IDataObject> {
 	const { items, error } = await runNode({
-		parameters: { resource: 'outboundCall', operation: 'placeCall', callerId: CALLER, dst: '+14155550101', limitCalls: true, callLimitMax: 5, callLimitWindow: 60 },
+		parameters: { resource: 'outboundCall', operation: 'placeCall', callerId: CALLER, dst: '+14155550101', ...callLimit(5) },
 		credentials: credentials(),
 		continueOnFail: true,
 	});

@@ -7,6 +7,7 @@ import { AssistantPlatformCallAndWait } from '../../nodes/AssistantPlatformCallA
 import { TOOL_TYPE } from '../harness/agent';
 import { registerNodeType, runNode } from '../harness/engine';
 import { TRANSPORT_PROBE_TYPE } from '../harness/transportProbe';
+import { callLimit } from '../harness/guardrails';
 import { useN8nDataTables } from '../harness/n8nDataTables';
 import { useCallerAssistant, useSandbox } from '../harness/sandbox';
 
@@ -28,7 +29,7 @@ useCallerAssistant(fx, CALLER);
 const n8nApi = useN8nDataTables();
 
 const credentials = () => ({ ...fx.credentials, assistantPlatformN8nApi: n8nApi.store.credentials });
-const LIMIT = { limitCalls: true, callLimitMax: 5, callLimitWindow: 60 };
+const LIMIT = callLimit(5);
 
 /** Whether a path as n8n's API received it is {n8n API URL}/data-tables or below. */
 const onDataTables = (pathname: string | undefined) => pathname === '/api/v1/data-tables' || Boolean(pathname?.startsWith('/api/v1/data-tables/'));

@@ -370,7 +370,7 @@ describe('Assistant Platform Call and Wait: the node', () => {
 		expect(waitNode.description.description).toMatch(/^Places a real phone call/);
 		expect(waitNode.description.credentials).toEqual([
 			{ name: 'assistantPlatformOutboundApi', required: true },
-			{ name: 'assistantPlatformN8nApi', required: true, displayOptions: { show: { limitCalls: [true] } } },
+			{ name: 'assistantPlatformN8nApi', required: true, displayOptions: { hide: { guardrails: [{ _cnd: { eq: {} } }] } } },
 		]);
 	});
 

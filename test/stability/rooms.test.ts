@@ -104,8 +104,9 @@ const SHARED_ROOMS: Record<string, string[]> = {
 	transport: ['core', 'n8n'],
 	calls: ['core', 'n8n', 'transport'],
 	agent: ['core', 'n8n', 'calls'],
+	guards: ['core', 'n8n', 'transport', 'calls', 'agent'],
 	campaign: ['core', 'n8n', 'transport', 'calls'],
-	descriptions: ['core', 'n8n', 'transport', 'calls', 'agent', 'campaign'],
+	descriptions: ['core', 'n8n', 'transport', 'calls', 'agent', 'guards', 'campaign'],
 };
 
 const MAX_FILE_LINES = 400;

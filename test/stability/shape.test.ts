@@ -57,7 +57,7 @@ describe('the action node has one shape', () => {
 	test('each operation is one file exporting its fields and its execute, and the router calls that execute', async () => {
 		const folders = await resourceFolders();
 		expect(folders.map((f) => f.folder).sort()).toEqual(
-			['assistant', 'callStatus', 'campaign', 'catalog', 'customApiRequest', 'outboundCall', 'ragCollection', 'runtime'],
+			['assistant', 'callStatus', 'campaign', 'catalog', 'customApiRequest', 'doNotCallList', 'outboundCall', 'ragCollection', 'runtime'],
 		);
 		for (const { folder, module, files } of folders) {
 			const selector = module.properties.find((property) => property.name === 'operation');

@@ -321,7 +321,8 @@ function followCursor(state: WalkState, meta: IDataObject, pageItems: number): v
 /** How many items Return All / Limit ask for (Return All: no bound), Limit checked. */
 export function readLimit(node: INode, returnAll: boolean, value: unknown, itemIndex: number): number {
 	if (returnAll) return Number.MAX_SAFE_INTEGER;
-	const limit = Number(value);
+	// A number, or its text from an expression; a boolean or an object is no limit (Number(true) would be 1).
+	const limit = typeof value === 'number' || (typeof value === 'string' && value.trim() !== '') ? Number(value) : Number.NaN;
 	if (!Number.isInteger(limit) || limit < 1) throw invalid(node, 'Limit', `must be a whole number of at least 1 (got ${JSON.stringify(value)})`, itemIndex);
 	return limit;
 }

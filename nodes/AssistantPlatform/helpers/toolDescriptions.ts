@@ -66,6 +66,22 @@ export const TOOL_SPECS: Record<string, Record<string, ToolSpec>> = {
 			},
 		},
 	},
+	doNotCallList: {
+		add: {
+			description:
+				'Adds a phone number to the do-not-call list: from then on no call to it is placed by any tool, campaign or workflow that checks the list. Use it when a person asked not to be called again. Free: it places no call, and a number already listed stays as it is. Input: Number in international E.164 form (e.g. +14155550123). The answer confirms the number is listed.',
+			inputs: {
+				number: { description: 'The number never to call again, in international E.164 form (e.g. +14155550123)' },
+			},
+		},
+		check: {
+			description:
+				'Tells whether a phone number is on the do-not-call list (the number itself, or a prefix of it): a listed number must not be called. Read-only and free. Input: Number in international E.164 form (e.g. +14155550123).',
+			inputs: {
+				number: { description: 'The number to look up, in international E.164 form (e.g. +14155550123)' },
+			},
+		},
+	},
 	campaign: {
 		dial: {
 			description:
@@ -73,11 +89,11 @@ export const TOOL_SPECS: Record<string, Record<string, ToolSpec>> = {
 		},
 		contacts: {
 			description:
-				"Lists the contacts of a call campaign as a results view: each one's state (pending, placed, answered, finished, failed, unknown), attempts, last outcome, cost, when it is called next and why. Read-only and free: it places no call. No input.",
+				"Lists the contacts of a call campaign as a results view: each one's state (pending, placed, answered, finished, failed, unknown, doNotCall), attempts, last outcome, cost, when it is called next and why. Read-only and free: it places no call. No input.",
 		},
 		summary: {
 			description:
-				'Tells how a call campaign stands: its status (running, paused, stopped) and how many contacts are in flight, answered, finished (out of attempts), failed, unknown (may have been called: never called again automatically) and due. Read-only and free. No input.',
+				'Tells how a call campaign stands: its status (running, paused, stopped) and how many contacts are in flight, answered, finished (out of attempts), failed, unknown (may have been called: never called again automatically), on the do-not-call list (doNotCall) and due, and what the calls cost so far (spent). Read-only and free. No input.',
 		},
 		pause: {
 			description: 'Pauses a call campaign: once it answers, no new call is placed until it is resumed, and calls already in progress end normally and are recorded. Free; undo it with the resume tool. No input.',

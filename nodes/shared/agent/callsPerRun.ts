@@ -82,11 +82,11 @@ export function agentRunCallSlots(ctx: IExecuteFunctions, durableLimit: boolean)
 		throw markNoCallPlaced(
 			new NodeOperationError(
 				node,
-				`Not placed: the workflow's author must turn on Limit Calls Across Executions in this tool before it can place calls for a caller that is not an AI Agent (${caller ? `called by "${caller}"` : 'no caller: an MCP client, or the tool run on its own'}). ${NO_CALL_PLACED} Max Calls per Agent Run counts only the calls of one AI Agent run, so it cannot count these. Do not try again: tell the user.`,
+				`Not placed: the workflow's author must add Guardrails > Limit Calls Across Executions to this tool before it can place calls for a caller that is not an AI Agent (${caller ? `called by "${caller}"` : 'no caller: an MCP client, or the tool run on its own'}). ${NO_CALL_PLACED} Max Calls per Agent Run counts only the calls of one AI Agent run, so it cannot count these. Do not try again: tell the user.`,
 				{
 					itemIndex: 0,
 					description:
-						"On this route (an MCP client through an MCP Server Trigger, where every tool call is an execution of its own, or the tool run alone) turn on Limit Calls Across Executions in this tool: it counts the calls in this n8n's data tables, across executions.",
+						"On this route (an MCP client through an MCP Server Trigger, where every tool call is an execution of its own, or the tool run alone) add Guardrails > Limit Calls Across Executions to this tool: it counts the calls in this n8n's data tables, across executions.",
 				},
 			),
 		);

@@ -1,8 +1,7 @@
-import type { IDataObject, IDisplayOptions, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError, sleep } from 'n8n-workflow';
 
 import { OUTBOUND_CREDENTIAL } from '../core/constants';
-import { assertNotFromModel } from '../n8n/agentTool';
 import { markNoCallPlaced, NO_CALL_PLACED } from './messages';
 import type { Row } from '../transport/dataTables';
 import { ensureTable, insertRows, readRows, updateIfUnchanged } from '../transport/dataTables';
@@ -24,81 +23,14 @@ export const LIMIT_TABLE = 'Assistant Platform Call Limits';
 const COLUMNS = { ledger: 'string', version: 'number', token: 'string' } as const;
 export const DEFAULT_LIMIT_MAX = 1;
 export const DEFAULT_LIMIT_WINDOW_MINUTES = 60;
-const MAX_LIMIT = 100_000;
-const MAX_WINDOW_MINUTES = 525_600;
+export const MAX_LIMIT = 100_000;
+export const MAX_WINDOW_MINUTES = 525_600;
 /** Compare-and-set attempts before a call is refused as "the count could not be taken" (nothing sent). */
 const MAX_ATTEMPTS = 25;
 /** How long a table without its count row is waited for (its creator inserts it), in ms. */
 const ROW_WAIT_MS = 10_000;
 
-type Show = NonNullable<IDisplayOptions['show']>;
-
 export type LimitScope = 'workflow' | 'credential' | 'callingExecution';
-
-/** The fields of Limit Calls Across Executions, with the display condition of the operation (`show`). */
-export function callLimitProperties(show: Show): INodeProperties[] {
-	const when = (extra: Show = {}) => {
-		const merged = { ...show, ...extra };
-		return Object.keys(merged).length > 0 ? { displayOptions: { show: merged } } : {};
-	};
-	return [
-		{
-			displayName: 'Limit Calls Across Executions',
-			name: 'limitCalls',
-			type: 'boolean',
-			default: false,
-			description:
-				"Whether to cap the calls this node places in a rolling window, counted in a data table of this n8n so that the cap holds across executions: an MCP client's tool calls, a sub-workflow an agent runs as a tool, parallel executions and queue-mode workers. Needs the Assistant Platform Data Tables API credential.",
-			...when(),
-		},
-		{
-			displayName: 'Max Calls',
-			name: 'callLimitMax',
-			type: 'number',
-			typeOptions: { minValue: 1, maxValue: MAX_LIMIT },
-			default: DEFAULT_LIMIT_MAX,
-			description:
-				'The most calls placed in any window of Per (Minutes). Further calls are refused before anything is sent (No call was placed). Calls the platform refused do not count; calls whose outcome is unknown do.',
-			...when({ limitCalls: [true] }),
-		},
-		{
-			displayName: 'Per (Minutes)',
-			name: 'callLimitWindow',
-			type: 'number',
-			typeOptions: { minValue: 1, maxValue: MAX_WINDOW_MINUTES },
-			default: DEFAULT_LIMIT_WINDOW_MINUTES,
-			description: 'The rolling window the calls are counted in, in minutes (a call counts for this long after it was placed)',
-			...when({ limitCalls: [true] }),
-		},
-		{
-			displayName: 'Count Per',
-			name: 'callLimitPer',
-			type: 'options',
-			noDataExpression: true,
-			options: [
-				{
-					name: 'Workflow',
-					value: 'workflow',
-					description: 'Every execution of this workflow counts together (every MCP client of an MCP Server Trigger, for instance)',
-				},
-				{
-					name: 'Outbound Credential',
-					value: 'credential',
-					description: 'Every workflow using the same Outbound API credential counts together',
-				},
-				{
-					name: 'Calling Execution',
-					value: 'callingExecution',
-					description:
-						'Each execution of the workflow that called this one counts on its own: an AI agent run that uses this workflow as a tool (Call n8n Workflow Tool). Refused when this workflow was not called by another.',
-				},
-			],
-			default: 'workflow',
-			description: 'Which calls share one count',
-			...when({ limitCalls: [true] }),
-		},
-	];
-}
 
 /** A place taken in the count, given back when the platform refused the call. */
 export interface LimitPlace {
@@ -150,7 +82,7 @@ function pruned(ledger: Ledger, now: number): Ledger {
 }
 
 /** The key the calls are counted under; refuses a scope that has nothing to key on (it never guesses). */
-function limitKey(ctx: IExecuteFunctions, scope: LimitScope): string {
+export function limitKey(ctx: IExecuteFunctions, scope: LimitScope): string {
 	const node = ctx.getNode();
 	if (scope === 'credential') {
 		const id = node.credentials?.[OUTBOUND_CREDENTIAL]?.id;
@@ -173,7 +105,7 @@ function limitKey(ctx: IExecuteFunctions, scope: LimitScope): string {
 }
 
 /** Who keeps a ledger entry, and why nothing is placed without it: said in every refusal. */
-const LIMIT_OWNER = 'Limit Calls Across Executions (in this node) must count a call before it is placed';
+const LIMIT_OWNER = 'Guardrails > Limit Calls Across Executions (in this node) must count a call before it is placed';
 
 function refusal(ctx: IExecuteFunctions, reason: string, itemIndex = 0): NodeOperationError {
 	return markNoCallPlaced(
@@ -184,31 +116,18 @@ function refusal(ctx: IExecuteFunctions, reason: string, itemIndex = 0): NodeOpe
 	);
 }
 
-/** Limit Calls Across Executions as set in the node; undefined when it is off. */
-export function readCallLimit(ctx: IExecuteFunctions): DurableCallLimit | undefined {
+/** Guardrails > Limit Calls Across Executions as set in the node (`raw`: its Limit entry); undefined when it is not set. */
+export function readCallLimit(ctx: IExecuteFunctions, raw: IDataObject | undefined): DurableCallLimit | undefined {
+	if (!raw) return undefined;
 	const node = ctx.getNode();
-	try {
-		assertNotFromModel(node, 'limitCalls', 'Limit Calls Across Executions', 0);
-		if (ctx.getNodeParameter('limitCalls', 0, false) !== true) return undefined;
-		for (const [name, label] of [
-			['callLimitMax', 'Max Calls'],
-			['callLimitWindow', 'Per (Minutes)'],
-			['callLimitPer', 'Count Per'],
-		]) {
-			assertNotFromModel(node, name, label, 0);
-		}
-	} catch (error) {
-		throw markNoCallPlaced(error as Error);
-	}
 	let max: number;
 	let windowMs: number;
 	let key: string;
 	try {
-		max = assertIntegerInRange(node, 'Max Calls', ctx.getNodeParameter('callLimitMax', 0, DEFAULT_LIMIT_MAX), 1, MAX_LIMIT, 0);
+		max = assertIntegerInRange(node, 'Guardrails > Limit Calls Across Executions > Max Calls', raw.max ?? DEFAULT_LIMIT_MAX, 1, MAX_LIMIT, 0);
 		windowMs =
-			assertIntegerInRange(node, 'Per (Minutes)', ctx.getNodeParameter('callLimitWindow', 0, DEFAULT_LIMIT_WINDOW_MINUTES), 1, MAX_WINDOW_MINUTES, 0) *
-			60_000;
-		key = limitKey(ctx, ctx.getNodeParameter('callLimitPer', 0, 'workflow') as LimitScope);
+			assertIntegerInRange(node, 'Guardrails > Limit Calls Across Executions > Per (Minutes)', raw.minutes ?? DEFAULT_LIMIT_WINDOW_MINUTES, 1, MAX_WINDOW_MINUTES, 0) * 60_000;
+		key = limitKey(ctx, (raw.countPer ?? 'workflow') as LimitScope);
 	} catch (error) {
 		throw markNoCallPlaced(error as Error);
 	}
@@ -232,7 +151,7 @@ export function readCallLimit(ctx: IExecuteFunctions): DurableCallLimit | undefi
 						`Not placed: ${used} call${used === 1 ? ' was' : 's were'} placed in the last ${windowMs / 60_000} minute(s) under this limit, the most Limit Calls Across Executions allows (${max}). ${NO_CALL_PLACED} Do not try again now: tell the user the limit is reached.`,
 						{
 							itemIndex,
-							description: `Limit Calls Across Executions (in this node) caps the calls placed in a rolling window, counted in the data table "${LIMIT_TABLE}" of this n8n. Raise Max Calls, or wait until the window has passed.`,
+							description: `Guardrails > Limit Calls Across Executions (in this node) caps the calls placed in a rolling window, counted in the data table "${LIMIT_TABLE}" of this n8n. Raise Max Calls, or wait until the window has passed.`,
 						},
 					),
 				};

@@ -17,7 +17,7 @@ import { updateIfUnchanged, updateRows, versionOf } from '../transport/dataTable
  * frees the line: those writes set `lineUntil` 0 and `endedAt` (when the line was freed).
  */
 
-export const CAMPAIGN_STATES = ['pending', 'claimed', 'placed', 'answered', 'finished', 'failed', 'unknown'] as const;
+export const CAMPAIGN_STATES = ['pending', 'claimed', 'placed', 'answered', 'finished', 'failed', 'unknown', 'doNotCall'] as const;
 export type CampaignState = (typeof CAMPAIGN_STATES)[number];
 /** A row added without a state (imported, or added while the campaign runs): not a state a row is written in. */
 export const NEW = 'new';
@@ -37,8 +37,14 @@ const RESULT = "Record Call Result, or a dial run's status read";
 
 export const TRANSITIONS = {
 	activate: { from: [NEW], to: 'pending', by: DIAL, when: 'a row added without a state: due now' },
-	defer: { from: ['pending'], to: 'pending', by: DIAL, when: 'due outside its calling hours: due again when its window opens' },
-	reject: { from: ['pending'], to: 'failed', by: DIAL, when: 'its number (or time zone) cannot be dialled: never claimed' },
+	defer: {
+		from: ['pending'],
+		to: 'pending',
+		by: DIAL,
+		when: 'due outside its calling hours, or its number has had Max Calls per Number: due again when its window opens, or the number may be called again',
+	},
+	reject: { from: ['pending'], to: 'failed', by: DIAL, when: 'its number cannot be dialled, or its time zone is empty or unknown: never claimed' },
+	screen: { from: ['pending'], to: 'doNotCall', by: DIAL, when: 'its number is on the Do-Not-Call List (Guardrails), checked right before the claim: never called' },
 	claim: { from: ['pending'], to: 'claimed', by: DIAL, when: 'due, inside its hours, its number in no live call: written before its POST' },
 	release: {
 		from: ['claimed'],
@@ -74,10 +80,10 @@ export const TRANSITIONS = {
 /** What a person does in the table (docs/campaigns.md): not a write of the engine, listed with the transitions. */
 export const BY_A_PERSON = {
 	requeue: {
-		from: ['answered', 'finished', 'failed', 'unknown'],
+		from: ['answered', 'finished', 'failed', 'unknown', 'doNotCall'],
 		to: 'pending',
 		by: 'a person',
-		when: 'campaignState set to pending in the table: the next run calls the contact again (its attempt counts on)',
+		when: 'campaignState set to pending in the table: the next run calls the contact again (its attempt counts on; a number still on the Do-Not-Call List goes back to doNotCall)',
 	},
 } as const satisfies Record<string, TransitionSpec>;
 
@@ -97,6 +103,7 @@ export const STATE_COLUMNS = {
 	endedAt: 'number',
 	dialStatus: 'string',
 	trafficCost: 'number',
+	spent: 'number',
 	retryPolicy: 'string',
 	heldResult: 'string',
 	reason: 'string',
@@ -122,6 +129,7 @@ export interface ContactRow<S extends CampaignState = CampaignState> extends Row
 export interface TransitionData {
 	defer: { nextAttemptAt: number; reason: string };
 	reject: { reason: string };
+	screen: { reason: string };
 	claim: { attempt: number; claimToken: string; claimedAt: number; lineUntil: number; retryPolicy: string; reason: string };
 	release: { reason: string };
 	place: { internalId: string; placedAt: number; lineUntil: number };
@@ -139,7 +147,9 @@ export interface TransitionData {
 export interface Outcome {
 	dialStatus: string;
 	reason: string;
+	/** What this call cost (its record's trafficCost), and what all the contact's calls cost so far. */
 	trafficCost: number | null;
+	spent: number;
 }
 
 /** The guard every write of a transition adds to the row's version and state. */

@@ -2,6 +2,8 @@ import type { IDataObject, INode } from 'n8n-workflow';
 
 import { isObject } from '../core/object';
 import { invalid, kindOf } from '../core/validation';
+import type { Placement } from '../calls/placement';
+import { REDACTED } from '../core/redact';
 
 /*
  * Result Context: a few fields (contact id, ...) that come back with a call's result, so the workflow that
@@ -150,4 +152,19 @@ export function parseContextQuery(query: string): ParsedContext {
 	if (count === 0) return { ok: true, present: false };
 	if (contextBytes(context) > MAX_CONTEXT_BYTES) return { ok: false, reason: `context longer than ${MAX_CONTEXT_BYTES} bytes` };
 	return { ok: true, present: true, context };
+}
+
+/**
+ * Adds a Result Context to the call's Call Result URL, when it has one: the body sent carries it to the result,
+ * the summary shown says the URL's query is redacted.
+ */
+export function carryInCallResultUrl(node: INode, i: number, placement: Placement, context: ResultContext): void {
+	for (const field of ['callResultUrl', 'url_esito_chiamata']) {
+		const url = placement.body[field];
+		if (typeof url !== 'string') continue;
+		placement.body[field] = urlWithContext(node, url, context, i);
+		if (typeof placement.summary.callResultUrl === 'string' && !placement.summary.callResultUrl.endsWith(`?${REDACTED}`)) {
+			placement.summary.callResultUrl = `${placement.summary.callResultUrl}?${REDACTED}`;
+		}
+	}
 }

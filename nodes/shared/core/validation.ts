@@ -37,6 +37,18 @@ export function assertE164(node: INode, field: string, value: unknown, itemIndex
 	return text;
 }
 
+/**
+ * A phone number in the one form numbers are compared in (E.164: +, country code, digits): spaces, dots, hyphens,
+ * slashes and parentheses dropped, a leading 00 read as +. Undefined for anything that is not then E.164 (a national
+ * number without its country code cannot be placed in a country, so it is never guessed).
+ */
+export function canonicalNumber(value: unknown): string | undefined {
+	if (typeof value !== 'string' && typeof value !== 'number') return undefined;
+	let text = String(value).trim().replace(/[\s.\-/()]/g, '');
+	if (text.startsWith('00')) text = `+${text.slice(2)}`;
+	return E164.test(text) ? text : undefined;
+}
+
 /** "an object", "a list", "a boolean", ...: what an expression resolved to, without its content. */
 export function kindOf(value: unknown): string {
 	if (Array.isArray(value)) return 'a list';

@@ -3,12 +3,12 @@ import type { IDisplayOptions, INodeProperties } from 'n8n-workflow';
 import { additionalFieldsJson } from './fields';
 import { CONTEXT_RULES } from '../campaign/resultContext';
 import { allowedDestinationsProperty } from '../calls/allowedDestinations';
-import { callLimitProperties } from '../calls/callLimit';
+import type { PlacementMode } from '../guards/fields';
+import { callingHoursProperty, guardrailsProperty } from '../guards/fields';
 
 type Show = NonNullable<IDisplayOptions['show']>;
 
-/** `campaignDial`: Campaign → Dial Due Contacts, whose numbers come from the contacts table. */
-export type PlacementMode = 'placeCall' | 'placeCallAndWait' | 'campaignDial';
+export type { PlacementMode };
 
 export const DEFAULT_MAX_WAIT_MINUTES = 15;
 export const MAX_WAIT_MINUTES_LIMIT = 10_080;
@@ -25,13 +25,10 @@ export function placementProperties(show: Show, mode: PlacementMode): INodePrope
 	if (mode !== 'campaignDial') properties.push(noticeProperty(mode, when()));
 	properties.push(routeProperty(when()));
 	if (mode !== 'campaignDial') properties.push(destinationProperty(when()));
-	properties.push(
-		allowedDestinationsProperty(when()),
-		// A campaign's lines are its own cap (Max Calls in Flight, counted in its table).
-		...(mode === 'campaignDial' ? [] : callLimitProperties(show)),
-		callerIdProperty(when()),
-		pbxAddressProperty(when({ route: ['pbx'] })),
-	);
+	properties.push(allowedDestinationsProperty(when()));
+	// A campaign has its own Calling Hours (a contact outside them is deferred, not refused).
+	if (mode !== 'campaignDial') properties.push(callingHoursProperty('call', when()));
+	properties.push(guardrailsProperty(mode, when()), callerIdProperty(when()), pbxAddressProperty(when({ route: ['pbx'] })));
 	if (mode === 'placeCallAndWait') properties.push(maxWaitProperty(when()));
 	properties.push(
 		{

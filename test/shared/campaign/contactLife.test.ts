@@ -43,25 +43,28 @@ test('every state is reached by some transition, and every state but the final o
 	const reached = new Set(specs.map((spec) => spec.to as string));
 	const left = new Set(specs.flatMap((spec) => spec.from as readonly string[]));
 	expect([...CAMPAIGN_STATES].filter((state) => !reached.has(state))).toEqual([]);
-	expect([...CAMPAIGN_STATES].filter((state) => !left.has(state))).toEqual(['answered', 'finished', 'failed']);
+	expect([...CAMPAIGN_STATES].filter((state) => !left.has(state))).toEqual(['answered', 'finished', 'failed', 'doNotCall']);
 });
 
 test('a transition from a state it does not leave, or with fields it does not write, does not compile', () => {
 	const ctx = {} as IExecuteFunctions;
 	const table: ContactsTableRef = { id: 't', name: 'Contacts' };
 	const placed = { id: 1, campaignState: 'placed', attempt: 1, nextAttemptAt: 0, version: 1 } as ContactRow<'placed'>;
+	const pending = { id: 3, campaignState: 'pending', attempt: 0, nextAttemptAt: 0, version: 1 } as ContactRow<'pending'>;
 	const answered = { id: 2, campaignState: 'answered', attempt: 1, nextAttemptAt: 0, version: 1 } as ContactRow<'answered'>;
 	const compileOnly = () => {
 		// @ts-expect-error: a placed contact is never claimed (its call may be live)
 		void move(ctx, table, placed, 'claim', { attempt: 2, claimToken: 't', claimedAt: 0, lineUntil: 0, retryPolicy: '{}', reason: '' });
 		// @ts-expect-error: an answered contact is final for the engine (only a person sets it to pending)
-		void move(ctx, table, answered, 'retry', { dialStatus: 'BUSY', reason: '', trafficCost: null, nextAttemptAt: 0 });
+		void move(ctx, table, answered, 'retry', { dialStatus: 'BUSY', reason: '', trafficCost: null, spent: 0, nextAttemptAt: 0 });
 		// @ts-expect-error: a retry needs the time it is due
-		void move(ctx, table, placed, 'retry', { dialStatus: 'BUSY', reason: '', trafficCost: null });
+		void move(ctx, table, placed, 'retry', { dialStatus: 'BUSY', reason: '', trafficCost: null, spent: 0 });
 		// @ts-expect-error: no transition is called "done"
 		void move(ctx, table, placed, 'done', {});
 		// @ts-expect-error: callers never write the state: `move` writes the transition's own
-		void move(ctx, table, placed, 'answer', { dialStatus: 'ANSWER', reason: '', trafficCost: null, campaignState: 'answerd' });
+		void move(ctx, table, placed, 'answer', { dialStatus: 'ANSWER', reason: '', trafficCost: null, spent: 0, campaignState: 'answerd' });
+		// @ts-expect-error: a pending contact is never put on the do-not-call list without its reason
+		void move(ctx, table, pending, 'screen', {});
 	};
 	expect(typeof compileOnly).toBe('function');
 });

@@ -14,7 +14,7 @@ import { filterStatuses } from '../../../nodes/AssistantPlatformTrigger/callResu
 import { parseAllowlist } from '../../../nodes/AssistantPlatformTrigger/security';
 import { selectFiles } from '../../../nodes/AssistantPlatform/resources/ragCollection/common';
 import { readAllowedDestinations } from '../../../nodes/shared/calls/allowedDestinations';
-import { readCallingWindow } from '../../../nodes/shared/campaign/callingHours';
+import { readCallingWindow } from '../../../nodes/shared/guards/callingHours';
 import { readRetryPolicy } from '../../../nodes/shared/campaign/retryPolicy';
 import { splitList } from '../../../nodes/shared/core/text';
 import { readExtractionSchema } from '../../../nodes/shared/descriptions/extractionSchema';
@@ -186,7 +186,7 @@ describe('lists whose entries may hold spaces: commas only', () => {
 		expect(got).toEqual(forms.map(([, want]) => want));
 	});
 
-	test('Calling Hours > Days (campaign/callingHours.ts): an empty entry is refused, quoted as typed', () => {
+	test('Calling Hours > Days (guards/callingHours.ts): an empty entry is refused, quoted as typed', () => {
 		const notDays = (got: string) => `refused: Invalid "Calling Hours > Days": must be days of the week, e.g. monday (got "${got}")`;
 		const noDay = 'refused: Invalid "Calling Hours > Days": must name at least one day of the week';
 		pin(

@@ -56,6 +56,7 @@ export function contactView(row: Row, now: number): IDataObject {
 		lastCallEndedAt: iso(row.endedAt),
 		internal_id: row.internalId || null,
 		trafficCost: typeof row.trafficCost === 'number' ? row.trafficCost : null,
+		spent: typeof row.spent === 'number' ? row.spent : 0,
 		reason: row.reason ?? null,
 		...(row.heldResult ? { heldResult: row.heldResult } : {}),
 	};

@@ -11,6 +11,8 @@ import { readRequestSettings } from '../../../shared/transport/settings';
 import { credentialAssistantKey, refuseAutomaticRetry } from '../../../shared/calls/placement';
 import { markNoCallPlaced } from '../../../shared/calls/messages';
 import { placementProperties } from '../../../shared/descriptions/placementFields';
+import type { Guards } from '../../../shared/guards/guards';
+import { campaignGuards, readGuards } from '../../../shared/guards/guards';
 
 import type { Run } from './claims';
 import type { DialSettings } from './fields';
@@ -34,6 +36,7 @@ export const description: INodeProperties[] = [
 
 interface Setup {
 	settings: DialSettings;
+	guards: Guards;
 	tables: CampaignTables;
 	control: Control;
 }
@@ -48,9 +51,10 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 		const settings = readDialSettings(this);
 		policy = readRetryPolicy(node, this.getNodeParameter('retryPolicy', 0, {}), 0);
 		request = readRequestSettings(node, this.getNodeParameter('requestOptions', 0, {}), 0);
+		const guards = readGuards(this, request, { campaign: true });
 		const tables = await findCampaignTables(this, CONTACTS_TABLE_FIELD, settings.table, { control: true });
 		const control = await openControl(this, tables.controlTableId, tables.contacts.id, async () => await hasStarted(this, tables.contacts));
-		setup = { settings, tables, control };
+		setup = { settings, guards, tables, control };
 	} catch (error) {
 		throw markNoCallPlaced(error as Error);
 	}
@@ -75,6 +79,7 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 			settings,
 			policy,
 			request,
+			guards: campaignGuards(setup.guards, tables.contacts.id),
 			baseURL: await outboundBaseUrl(this),
 			credentialKey: await credentialAssistantKey(this),
 			lease: dialLease(this, control, workflowId(this)),

@@ -1,9 +1,9 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import type { CallingWindow } from '../../../shared/campaign/callingHours';
-import { readCallingWindow } from '../../../shared/campaign/callingHours';
+import type { CallingHours, WithoutTimeZone } from '../../../shared/guards/callingHours';
+import { readCallingHours, readHoursField } from '../../../shared/guards/callingHours';
+import { callingHoursProperty } from '../../../shared/guards/fields';
 import type { TextColumn } from '../../../shared/campaign/campaignTables';
-import { CALLING_WINDOW_FIELDS } from '../../../shared/campaign/options';
 import { retryPolicyProperty } from '../../../shared/campaign/retryPolicy';
 import { readAllowedDestinations } from '../../../shared/calls/allowedDestinations';
 import { assertNotFromModel } from '../../../shared/n8n/agentTool';
@@ -72,31 +72,7 @@ export const dialProperties: INodeProperties[] = [
 		description: 'At most this many calls placed by one run, which keeps each execution short',
 		displayOptions: { show: showDial },
 	},
-	{
-		displayName: 'Calling Hours',
-		name: 'callingHours',
-		type: 'fixedCollection',
-		placeholder: 'Add Calling Hours',
-		default: {},
-		description: "When a contact may be called, in the contact's time zone (Time Zone Column), else the workflow's",
-		displayOptions: { show: showDial },
-		options: [
-			{
-				displayName: 'Window',
-				name: 'window',
-				values: [
-					...CALLING_WINDOW_FIELDS,
-					{
-						displayName: 'Time Zone Column',
-						name: 'timeZoneColumn',
-						type: 'string',
-						default: 'timezone',
-						description: "The contacts table's column with each contact's time zone (e.g. Europe/Rome); empty cells use the workflow's",
-					},
-				],
-			},
-		],
-	},
+	callingHoursProperty('campaign', { displayOptions: { show: showDial } }),
 	retryPolicyProperty(
 		"The campaign's policy: which outcomes are called again, after how long, and how many attempts in all. Each contact a dial run claims keeps the policy it was claimed under (its retryPolicy column), so every result of that call is applied under it, by Record Call Result or a later dial run. The attempt is the one the contacts table holds, never one carried in a URL. ANSWER and unknown outcomes are never called again.",
 		{ displayOptions: { show: showDial } },
@@ -161,7 +137,8 @@ export interface DialSettings {
 	phoneColumn: string;
 	maxInFlight: number;
 	maxPerRun: number;
-	window?: { days: unknown; from: unknown; to: unknown; timeZoneColumn: string };
+	/** Calling Hours: its windows, the column of each contact's time zone, and what a contact without one gets. */
+	hours?: { windows: unknown[]; timeZoneColumn: string; withoutTimeZone: WithoutTimeZone };
 	claimMs: number;
 	maxCallMs: number;
 	statusReads: number;
@@ -172,7 +149,7 @@ export interface DialSettings {
 export function readDialSettings(ctx: IExecuteFunctions): DialSettings {
 	const node = ctx.getNode();
 	const options = (ctx.getNodeParameter('campaignOptions', 0, {}) ?? {}) as IDataObject;
-	const hours = ((ctx.getNodeParameter('callingHours', 0, {}) ?? {}) as IDataObject).window as IDataObject | undefined;
+	const hours = readHoursField(node, ctx.getNodeParameter('callingHours', 0, {}), 0);
 	const phoneColumn = textField(node, 'Phone Column', ctx.getNodeParameter('phoneColumn', 0, 'phone'), 0, { numbers: false }).trim() || 'phone';
 	// Read once before anything is claimed: a wrong list stops the run, naming the field, instead of failing every
 	// contact; a contact's own number outside the list is that contact's refusal.
@@ -191,14 +168,16 @@ export function readDialSettings(ctx: IExecuteFunctions): DialSettings {
 	};
 	if (settings.checkMs < 100 || settings.checkMs > 60_000) throw invalid(node, 'Check Interval (Seconds)', 'must be a number from 0.1 to 60', 0);
 	if (hours) {
-		settings.window = {
-			days: hours.days,
-			from: hours.from,
-			to: hours.to,
-			timeZoneColumn: String(hours.timeZoneColumn ?? '').trim(),
+		settings.hours = {
+			windows: hours.windows,
+			timeZoneColumn: String(hours.zone.timeZoneColumn ?? 'timezone').trim(),
+			withoutTimeZone: hours.withoutTimeZone,
 		};
 		// Checked once before anything is claimed: a wrong time or day stops the run, naming the field.
-		readCallingWindow(node, { days: hours.days, from: hours.from, to: hours.to }, ctx.getTimezone(), 0);
+		readCallingHours(node, hours.windows, undefined, ctx.getTimezone(), 0);
+		if (settings.hours.timeZoneColumn === '' && settings.hours.withoutTimeZone === 'refuse') {
+			throw invalid(node, 'Calling Hours > Time Zone > Time Zone Column', "must name the contacts table's time zone column, or Without a Time Zone must be Use the Workflow's Time Zone: no contact could be judged", 0);
+		}
 	}
 	return settings;
 }
@@ -216,29 +195,36 @@ export function dialTextColumns(settings: DialSettings): TextColumn[] {
 			why: "Name the column that holds each contact's number in international form (+…). A Number column keeps no leading + (n8n proposes Number for a column of digits when a CSV is imported: choose String there).",
 		},
 	];
-	const zone = settings.window?.timeZoneColumn;
+	const zone = settings.hours?.timeZoneColumn;
 	if (zone) {
 		columns.push({
 			column: zone,
-			field: 'Calling Hours > Time Zone Column',
-			alternative: ", or be left empty to call every contact in the workflow's time zone",
-			why: "Each contact's calling hours are in the time zone its cell names (e.g. Europe/Rome; an empty cell: the workflow's). Without the column every contact would be called in the workflow's time zone, at night for some.",
+			field: 'Calling Hours > Time Zone > Time Zone Column',
+			alternative: ", or be left empty with Without a Time Zone set to Use the Workflow's Time Zone",
+			why: "Each contact's calling hours are in the time zone its cell names (e.g. Europe/Rome; an empty cell: not dialled, unless Without a Time Zone allows the workflow's). Without the column every contact would be judged in the workflow's time zone, at night for some.",
 		});
 	}
 	return columns;
 }
 
-/** The calling window of one contact: its own time zone when the row has a valid one, else the workflow's. */
-export function contactWindow(ctx: IExecuteFunctions, settings: DialSettings, row: IDataObject): CallingWindow | { invalid: string } | undefined {
-	if (!settings.window) return undefined;
-	const zone = settings.window.timeZoneColumn ? row[settings.window.timeZoneColumn] : undefined;
+/**
+ * The calling hours of one contact, in the time zone its row names: undefined without Calling Hours; `noTimeZone`
+ * when its cell is empty and Without a Time Zone refuses; `invalid` when its cell is not a time zone.
+ */
+export function contactHours(
+	ctx: IExecuteFunctions,
+	settings: DialSettings,
+	row: IDataObject,
+): CallingHours | { invalid: string } | { noTimeZone: string } | undefined {
+	const hours = settings.hours;
+	if (!hours) return undefined;
+	const cell = hours.timeZoneColumn ? row[hours.timeZoneColumn] : undefined;
+	const zone = typeof cell === 'string' ? cell.trim() : '';
+	if (zone === '' && hours.withoutTimeZone === 'refuse') {
+		return { noTimeZone: `its time zone (column ${hours.timeZoneColumn || '(none)'}) is empty, so its calling hours cannot be judged: fill it, then set the contact pending` };
+	}
 	try {
-		return readCallingWindow(
-			ctx.getNode(),
-			{ days: settings.window.days, from: settings.window.from, to: settings.window.to, timeZone: typeof zone === 'string' ? zone : undefined },
-			ctx.getTimezone(),
-			0,
-		);
+		return readCallingHours(ctx.getNode(), hours.windows, zone === '' ? undefined : zone, ctx.getTimezone(), 0);
 	} catch (error) {
 		return { invalid: (error as Error).message };
 	}

@@ -93,7 +93,7 @@ export async function applyRecord(
 	const policy = policyFromColumn(row.retryPolicy) ?? fallback ?? (neverRetried(status) ? NO_RETRIES : undefined);
 	if (!policy) return 'noPolicy';
 	const decision = decideNextCall(policy, status, row.attempt, now);
-	const outcome = { dialStatus: status, reason: decision.reason, trafficCost };
+	const outcome = { dialStatus: status, reason: decision.reason, trafficCost, spent: (Number(row.spent) || 0) + (trafficCost ?? 0) };
 	let written: ContactRow | undefined;
 	let state: string;
 	if (status === 'ANSWER') {

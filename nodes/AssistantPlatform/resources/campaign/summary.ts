@@ -2,13 +2,16 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 
 import { asContact, CAMPAIGN_STATES, heldResultOf } from '../../../shared/campaign/contactLife';
 import { eachRow } from '../../../shared/campaign/contactsTable';
+import { campaignSpendKey, spendSoFar } from '../../../shared/guards/spend';
 import type { Row } from '../../../shared/transport/dataTables';
 
 import { campaign } from './status';
 
 /**
- * Campaign → Get Summary: the contacts counted by state (the whole table, page by page), in flight and due, the
- * suspicious results counted in the control row, and every row the engine cannot work, with what to fix.
+ * Campaign → Get Summary: the contacts counted by state (the whole table, page by page), in flight and due, what the
+ * calls cost (the contacts' recorded spend, and what the calls in flight hold reserved under a Spending Limit counted
+ * per campaign), the suspicious results counted in the control row, and every row the engine cannot work, with what
+ * to fix.
  */
 export const description: INodeProperties[] = [];
 
@@ -42,6 +45,7 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 	let dueNow = 0;
 	let total = 0;
 	let linesHeld = 0;
+	let spent = 0;
 	const needsAttention: IDataObject[] = [];
 	let cannotBeWorked = 0;
 	await eachRow(this, tables.contacts, (row) => {
@@ -51,6 +55,7 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 		counts[key]++;
 		if ((key === 'pending' && Number(row.nextAttemptAt ?? 0) <= now) || key === 'new') dueNow++;
 		if (Number(row.lineUntil ?? 0) > now || key === 'claimed' || key === 'placed') linesHeld++;
+		spent += Number(row.spent) || 0;
 		const problem = problemOf(row, now);
 		if (problem) {
 			cannotBeWorked++;
@@ -66,7 +71,10 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 		linesHeld,
 		dueNow,
 		waiting: counts.pending + counts.new - dueNow,
-		done: counts.answered + counts.finished + counts.failed,
+		done: counts.answered + counts.finished + counts.failed + counts.doNotCall,
+		// The sum of the contacts' recorded costs (six decimals, as the platform gives trafficCost).
+		spent: Math.round(spent * 1e6) / 1e6,
+		spendReserved: (await spendSoFar(this, campaignSpendKey(tables.contacts.id)))?.reserved ?? null,
 		suspiciousResults: control.suspiciousResults,
 		cannotBeWorked,
 		needsAttention,

@@ -9,11 +9,10 @@ import type { NodeFailure } from '../../../shared/transport/errors';
 import type { Outcome, Placement } from '../../../shared/calls/placement';
 import { describeOutcome, failedItem, outcomeOf, placedItem, readPlacement } from '../../../shared/calls/placement';
 import { CONTINUE_ON_FAIL_ADVICE, forAuthor, listedCalls, markNoCallPlaced } from '../../../shared/calls/messages';
-import type { CallSlots } from '../../../shared/agent/callsPerRun';
-import type { DurableCallLimit, LimitPlace } from '../../../shared/calls/callLimit';
+import type { Guards } from '../../../shared/guards/guards';
+import { passGuards } from '../../../shared/guards/guards';
 import type { ResultContext } from '../../../shared/campaign/resultContext';
-import { readResultContext } from '../../../shared/campaign/resultContext';
-import { carryInCallResultUrl } from '../../../shared/campaign/options';
+import { carryInCallResultUrl, readResultContext } from '../../../shared/campaign/resultContext';
 
 /** What every call of the run shares, read once before the first. */
 export interface DialSetup {
@@ -22,14 +21,9 @@ export interface DialSetup {
 	/** The Outbound API credential's assistant key (an item may override it). */
 	credentialKey: string;
 	continueOnFail: boolean;
-	/** Limit Calls Across Executions, when it is on. */
-	limit?: DurableCallLimit;
-	/** Max Calls per Agent Run, when the node runs as an AI agent's tool. */
-	slots?: CallSlots;
+	/** The guards every call passes before its POST (passGuards). */
+	guards: Guards;
 }
-
-/** The places a call takes before its POST, and how to give them back when nothing was placed. */
-type Places = { refusal: NodeFailure } | { giveBack: () => Promise<void> };
 
 /**
  * Place Call's dialler: reads the items, places their calls, and owns what comes of them: each input item's
@@ -95,8 +89,10 @@ export class PlaceCallDialler {
 	 */
 	private async place(i: number): Promise<void> {
 		const placement = this.placements[i]!;
-		const places = await this.takePlaces(i);
-		if ('refusal' in places) return this.refuse(i, placement, places.refusal);
+		const { guards } = this.setup;
+		const verdict = await passGuards(this.ctx, guards, { dst: String(placement.body.dst), itemIndex: i });
+		if ('refusal' in verdict) return this.refuse(i, placement, verdict.refusal);
+		const { places } = verdict;
 		try {
 			const response = await outboundApi(this.ctx, this.setup.settings, 'POST', placement.path, {
 				baseURL: this.setup.baseURL,
@@ -107,6 +103,7 @@ export class PlaceCallDialler {
 			const json = placedItem(this.node, placement, response, new Date().toISOString(), i);
 			this.placed.push({ index: i, internalId: json.internal_id });
 			this.write(i, json);
+			await places.placed(String(json.internal_id));
 		} catch (error) {
 			await this.failed(i, placement, error as NodeFailure, places.giveBack);
 		}
@@ -161,38 +158,6 @@ export class PlaceCallDialler {
 	private write(i: number, json: IDataObject): void {
 		const context = this.contexts[i];
 		this.outputs[i] = { json: context ? { ...json, context: { ...context } } : json, pairedItem: { item: i } };
-	}
-
-	/**
-	 * Takes the places a call needs before its POST: a slot of Max Calls per Agent Run, then a place in the durable
-	 * count of Limit Calls Across Executions (a failure to take it places nothing). Giving them back (nothing was
-	 * placed) never fails: a place not given back over-counts.
-	 */
-	private async takePlaces(i: number): Promise<Places> {
-		const { slots, limit } = this.setup;
-		const refusal = slots?.take(i);
-		if (refusal) return { refusal };
-		let limitPlace: LimitPlace | undefined;
-		if (limit) {
-			let taken: Awaited<ReturnType<typeof limit.take>>;
-			try {
-				taken = await limit.take(i);
-			} catch (error) {
-				slots?.release();
-				return { refusal: markNoCallPlaced(error as NodeFailure) };
-			}
-			if (taken.refusal) {
-				slots?.release();
-				return { refusal: taken.refusal };
-			}
-			limitPlace = taken.place;
-		}
-		return {
-			giveBack: async () => {
-				slots?.release();
-				await limitPlace?.release().catch(() => undefined);
-			},
-		};
 	}
 
 	/** The call was refused before its POST: nothing was placed. */

@@ -6,7 +6,7 @@ import { placementProperties } from '../../../shared/descriptions/placementField
 import { readBatching } from '../../helpers/batches';
 import { credentialAssistantKey, refuseAutomaticRetry } from '../../../shared/calls/placement';
 import { agentRunCallSlots } from '../../../shared/agent/callsPerRun';
-import { readCallLimit } from '../../../shared/calls/callLimit';
+import { readGuards } from '../../../shared/guards/guards';
 
 import { PlaceCallDialler } from './dialler';
 
@@ -19,8 +19,8 @@ export const description: INodeProperties[] = placementProperties({ resource: ['
  * the first call (a bad row 500 never cuts a list after 499 calls). Calls then go one at a time,
  * or with Request Options > Batching up to Items per Batch at once with Batch Interval between
  * batches. Without Continue On Fail the first failure ends the run after the current batch and the
- * error lists the calls already placed (n8n discards the node's output when it fails). The guardrails
- * (Allowed Destinations, Max Calls per Agent Run, Limit Calls Across Executions) refuse a call before its
+ * error lists the calls already placed (n8n discards the node's output when it fails). The guards (Allowed
+ * Destinations, Max Calls per Agent Run, Calling Hours and the Guardrails: passGuards) refuse a call before its
  * POST. The dialler (dialler.ts) owns the outputs and failures. Calling a list until each contact is
  * reached (calls at once, calling hours, retries) is the Campaign resource's, whose state is durable.
  */
@@ -38,11 +38,10 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 	// n8n-core's httpRequestWithAuthentication still loads it for each request it authenticates.
 	const credentialKey = await credentialAssistantKey(this);
 	const baseURL = await outboundBaseUrl(this);
-	// Limit Calls Across Executions (undefined when off); as an AI agent's tool, Max Calls per Agent Run.
-	const limit = readCallLimit(this);
-	const slots = agentRunCallSlots(this, limit !== undefined);
+	// Calling Hours and the Guardrails; as an AI agent's tool, Max Calls per Agent Run.
+	const guards = readGuards(this, settings, { slots: (limited) => agentRunCallSlots(this, limited) });
 
-	const dialler = new PlaceCallDialler(this, { settings, baseURL, credentialKey, continueOnFail, limit, slots }, items.length);
+	const dialler = new PlaceCallDialler(this, { settings, baseURL, credentialKey, continueOnFail, guards }, items.length);
 	dialler.readItems();
 	await dialler.dialAll(batching);
 	dialler.throwOnFailure();

@@ -1,6 +1,10 @@
-import type { INode } from 'n8n-workflow';
+import type { INode, INodeProperties } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import { NO_CALL_PLACED } from '../calls/messages';
 
 import { listPieces } from '../core/text';
+import { isObject } from '../core/object';
 import { kindOf, invalid } from '../core/validation';
 
 /*
@@ -220,4 +224,135 @@ export function readCallingWindow(
 	}
 	const dayList = [...days].sort((a, b) => ((a + 6) % 7) - ((b + 6) % 7)).map((d) => SHORT_DAYS[d]);
 	return { days, from, to, timeZone, label: `${dayList.join(' ')} ${clock(from)}-${clock(to)} ${timeZone}` };
+}
+
+/** The days and hours of a calling window, as Dial Due Contacts' Calling Hours and Calling Hours of Place Call and Call and Wait ask them. */
+export const CALLING_WINDOW_FIELDS: INodeProperties[] = [
+	{
+		displayName: 'Days',
+		name: 'days',
+		type: 'multiOptions',
+		default: ['monday', 'tuesday', 'wednesday', 'thursday', 'friday'],
+		description: 'Days a window starts on',
+		options: WEEKDAYS.map((day) => ({ name: day[0].toUpperCase() + day.slice(1), value: day })),
+	},
+	{
+		displayName: 'From',
+		name: 'from',
+		type: 'string',
+		default: '09:00',
+		placeholder: 'e.g. 09:00',
+		description: 'Local time the window opens (HH:MM)',
+	},
+	{
+		displayName: 'To',
+		name: 'to',
+		type: 'string',
+		default: '20:00',
+		placeholder: 'e.g. 20:00',
+		description:
+			'Local time the window closes (HH:MM, 24:00 for midnight). Earlier than From: the window ends the next day (22:00 to 02:00).',
+	},
+];
+
+/** Calling Hours > Time Zone > Without a Time Zone: what a call whose time zone is not known gets. */
+export type WithoutTimeZone = 'refuse' | 'workflow';
+
+/**
+ * Calling hours of several windows in one time zone (Monday to Friday 08:00-21:00 and Saturday 10:00-14:00): open
+ * when any window is, so a rule that differs by weekday is one window per rule.
+ */
+export interface CallingHours {
+	windows: CallingWindow[];
+	timeZone: string;
+	label: string;
+}
+
+/** The days and hours of each window as typed: `Calling Hours > Window` entries (one entry, or a list). */
+type RawWindow = { days?: unknown; from?: unknown; to?: unknown };
+
+/** Reads Calling Hours' windows in `timeZone` (empty: the workflow's); at least one window. Errors name the field. */
+export function readCallingHours(node: INode, windows: unknown, timeZone: unknown, workflowTimeZone: string, itemIndex: number): CallingHours {
+	const list = (Array.isArray(windows) ? windows : windows === undefined || windows === null ? [] : [windows]) as RawWindow[];
+	if (list.length === 0) throw invalid(node, 'Calling Hours > Window', 'must be added at least once: the days and hours calls are allowed', itemIndex);
+	const read = list.map((raw) => readCallingWindow(node, { days: raw.days, from: raw.from, to: raw.to, timeZone }, workflowTimeZone, itemIndex));
+	const zone = read[0].timeZone;
+	return { windows: read, timeZone: zone, label: `${read.map((w) => w.label.slice(0, -zone.length - 1)).join(', ')} ${zone}` };
+}
+
+/** Whether any window of the hours is open at instant `ms`. */
+export function hoursOpen(hours: CallingHours, ms: number): boolean {
+	return hours.windows.some((window) => isOpen(window, ms));
+}
+
+/** The first instant at or after `ms` a window of the hours is open. */
+export function hoursOpening(hours: CallingHours, ms: number): number {
+	return Math.min(...hours.windows.map((window) => nextOpening(window, ms)));
+}
+
+/** The calling hours of one call as the guard reads them: the windows, the call's time zone, and the rule without one. */
+export interface HoursSettings {
+	windows: unknown;
+	timeZone: unknown;
+	withoutTimeZone: WithoutTimeZone;
+}
+
+/** Why a call may not be placed now because of its calling hours (and when it may be), or undefined when it may. */
+export type HoursVerdict = { refusal: NodeOperationError; until?: number; noTimeZone?: boolean } | undefined;
+
+/**
+ * The calling-hours guard: a call outside every window, in the called person's time zone, is refused (a campaign
+ * defers it to `until`); a call whose time zone is not known is refused unless the workflow's time zone was allowed
+ * for it. Errors of the fields themselves (a wrong time or day) are thrown, naming the field.
+ */
+export function hoursVerdict(node: INode, settings: HoursSettings, workflowTimeZone: string, itemIndex: number, now: number): HoursVerdict {
+	const zone = typeof settings.timeZone === 'string' ? settings.timeZone.trim() : settings.timeZone;
+	const known = typeof zone === 'string' && zone !== '';
+	if (!known && settings.withoutTimeZone !== 'workflow') {
+		// The fields are still checked: a wrong From or day names its field, whatever the call.
+		readCallingHours(node, settings.windows, workflowTimeZone, workflowTimeZone, itemIndex);
+		return {
+			noTimeZone: true,
+			refusal: new NodeOperationError(node, `Not placed: the called person's time zone is not known, so whether it is inside the calling hours cannot be judged. ${NO_CALL_PLACED}`, {
+				itemIndex,
+				description:
+					"Calling Hours judges the hours in the called person's time zone (Calling Hours > Time Zone, usually an expression reading it from the item; a campaign's Time Zone Column). Give it, or set Without a Time Zone to Use the Workflow's Time Zone.",
+			}),
+		};
+	}
+	const hours = readCallingHours(node, settings.windows, known ? zone : undefined, workflowTimeZone, itemIndex);
+	if (hoursOpen(hours, now)) return undefined;
+	const until = hoursOpening(hours, now);
+	const local = localTime(now, hours.timeZone);
+	return {
+		until,
+		refusal: new NodeOperationError(
+			node,
+			`Not placed: it is ${clock(local.hour * 60 + local.minute)} on ${SHORT_DAYS[local.weekday]} in ${hours.timeZone}, outside the calling hours (${hours.label}). ${NO_CALL_PLACED} The hours open at ${new Date(until).toISOString()}.`,
+			{ itemIndex, description: "Calling Hours (in this node) allows calls only inside these hours, in the called person's time zone." },
+		),
+	};
+}
+
+/** The Calling Hours field as set (Window entries, and the Time Zone entry: its fields), or undefined when nothing was added. */
+export interface HoursField {
+	windows: unknown[];
+	zone: Record<string, unknown>;
+	withoutTimeZone: WithoutTimeZone;
+}
+
+/** Reads the Calling Hours field's value (`{ window: [...], timeZone: [{...}] }`); the Time Zone entry may be added once. */
+export function readHoursField(node: INode, raw: unknown, itemIndex: number): HoursField | undefined {
+	if (!isObject(raw)) return undefined;
+	const listOf = (value: unknown): unknown[] => (Array.isArray(value) ? value : isObject(value) ? [value] : []);
+	const windows = listOf(raw.window);
+	const zones = listOf(raw.timeZone);
+	if (windows.length === 0 && zones.length === 0) return undefined;
+	if (zones.length > 1) throw invalid(node, 'Calling Hours > Time Zone', 'must be added once: every window is in the called person\'s time zone', itemIndex);
+	const zone = (zones[0] ?? {}) as Record<string, unknown>;
+	const without = zone.withoutTimeZone ?? 'refuse';
+	if (without !== 'refuse' && without !== 'workflow') {
+		throw invalid(node, 'Calling Hours > Time Zone > Without a Time Zone', "must be Refuse the Call or Use the Workflow's Time Zone", itemIndex);
+	}
+	return { windows, zone, withoutTimeZone: without };
 }

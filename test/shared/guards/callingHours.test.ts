@@ -1,7 +1,7 @@
 import type { INode } from 'n8n-workflow';
 
-import type { CallingWindow } from '../../../nodes/shared/campaign/callingHours';
-import { isOpen, localTime, nextOpening, readCallingWindow, zonedInstant } from '../../../nodes/shared/campaign/callingHours';
+import type { CallingWindow } from '../../../nodes/shared/guards/callingHours';
+import { isOpen, localTime, nextOpening, readCallingWindow, zonedInstant } from '../../../nodes/shared/guards/callingHours';
 
 /*
  * Calling hours in a time zone, with Intl only: windows on chosen days, windows that cross midnight, and
