@@ -217,6 +217,16 @@ describe('Dial Due Contacts: short runs that share the lines through the table',
 		expect(reads).toBeLessThanOrEqual(8);
 	});
 
+	test('Keep Dialling For: a run with no contact due before it would end stops after its pass, whatever lines its calls hold', async () => {
+		await prepared(numbers(2));
+		fx.sandbox.setDialOutcome({ dialstatus: 'ANSWER', ringMs: 0, durationSec: 30 });
+		const before = n8nApi.store.requests.length;
+		const { items } = await dial({ campaignOptions: { keepDiallingSeconds: 30, checkIntervalSeconds: 0.1 } });
+		expect(items[0].json).toMatchObject({ placed: 2 });
+		// One pass: its reads, two claims and their answers, the next-due read, the closing write; not 300 passes.
+		expect(n8nApi.store.requests.length - before).toBeLessThanOrEqual(25);
+	});
+
 	test('Keep Dialling For: a run that finds the lease held waits for it and takes over the lines when the run before ends', async () => {
 		await prepared(numbers(4));
 		fx.sandbox.setDialOutcome({ dialstatus: 'ANSWER', ringMs: 0, durationSec: 30 });

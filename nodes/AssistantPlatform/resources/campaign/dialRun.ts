@@ -58,14 +58,17 @@ export async function dialPasses(run: Run, progress: Progress, until: number): P
 		const inFlight = read.more ? Math.max(known.size, settings.maxInFlight) : known.size;
 		if (pass === 0) progress.report.inFlightBefore = inFlight;
 		const free = Math.max(0, Math.min(settings.maxInFlight - inFlight, settings.maxPerRun - run.placed));
-		if (free > 0) {
+		if (free > 0 && (run.noneDueBefore ?? 0) <= Date.now()) {
 			// Rows added since the campaign last looked are made due once per run, before its first due read.
 			if (!progress.addedChecked) await activateAdded(run, progress);
 			await dialDue(run, free);
+			// Every due contact read was worked: when is the next one due? A run with none due before it ends stops here.
+			if (run.queue.length === 0 && !run.stop && !run.halted) run.noneDueBefore = (await nextDueAt(ctx, run.table)) ?? Number.MAX_SAFE_INTEGER;
 		}
 		known = run.lines;
-		// One pass, unless Keep Dialling For says to go on while lines free up.
+		// One pass, unless Keep Dialling For says to go on while lines free up and contacts are due.
 		if (run.stop || run.halted || Date.now() + settings.checkMs > until || ctx.getExecutionCancelSignal?.()?.aborted) break;
+		if ((run.noneDueBefore ?? 0) > until) break;
 		if (run.placed >= settings.maxPerRun) break;
 		await sleep(settings.checkMs);
 	}
