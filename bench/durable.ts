@@ -122,6 +122,19 @@ export async function caseDurableShipped(sandbox: PlatformSandbox, size: number,
 	}
 }
 
+/** Waits (up to 5 minutes) until the campaign's control row holds the idle gate: a run found nothing to do. */
+async function untilIdleGate(n8n: any, contactsTableId: string): Promise<void> {
+	const deadline = Date.now() + 5 * 60_000;
+	while (Date.now() < deadline) {
+		const tables = (await n8n.dataTables('GET', '?take=250')).data as Array<{ id: string; name: string }>;
+		const control = tables.find((t) => t.name === 'Assistant Platform Campaign Control');
+		const rows = control ? await n8n.allDataTableRows(control.id) : [];
+		if (rows.some((row: any) => row.contactsTable === contactsTableId && String(row.gateSeen ?? '') !== '')) return;
+		await delay(5000);
+	}
+	throw new Error('no run of the finished campaign found it idle within 5 minutes');
+}
+
 async function measureShipped(sandbox: PlatformSandbox, { n8n, byType, gate }: any, size: number, idleMinutes: number) {
 	const plan = dc.planDurableCampaign(size);
 	const table = await dc.contactsTable(n8n, dc.TABLE, plan.contacts);
@@ -142,7 +155,7 @@ async function measureShipped(sandbox: PlatformSandbox, { n8n, byType, gate }: a
 	await n8n.api('POST', `/workflows/${dial}/publish`);
 	for (let tick = 0; ; tick++) {
 		const rows = tick % 15 === 14 ? await n8n.allDataTableRows(table.id) : undefined;
-		if (rows && rows.every((row: any) => ['answered', 'finished', 'failed', 'unknown'].includes(row.campaignState) || /outside calling hours/.test(row.reason ?? ''))) break;
+		if (rows && rows.every((row: any) => ['answered', 'finished', 'failed', 'unknown', 'doNotCall'].includes(row.campaignState) || /outside calling hours/.test(row.reason ?? ''))) break;
 		if (Date.now() - started > MAX_MINUTES * 60_000) throw new Error(`the campaign did not end within ${MAX_MINUTES} minutes`);
 		if (tick % 30 === 0) log(`as shipped: ${sandbox.callJournal.calls.length} calls`);
 		await delay(2000);
@@ -152,7 +165,9 @@ async function measureShipped(sandbox: PlatformSandbox, { n8n, byType, gate }: a
 	const during = requestsSince(from);
 	const { calls, refusals } = sandbox.callJournal;
 	const accepted = sandbox.journal.filter((e) => e.method === 'POST' && e.path === '/webhook/outbound_call' && e.status === 200).length;
-	// Idle: the finished campaign stays published (a run every minute); then paused.
+	// Idle: the finished campaign stays published (a run every minute), measured from its first run that found nothing to
+	// do (the control row holds the idle gate: the runs before it still settle the last calls); then paused.
+	await untilIdleGate(n8n, table.id);
 	const idle = async (minutes: number) => {
 		const at = gate.log.length;
 		await delay(minutes * 60_000);
