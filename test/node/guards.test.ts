@@ -305,6 +305,14 @@ describe('Guardrails > Spending Limit', () => {
 		expect(JSON.parse(String(tableRows(SPEND_TABLE)[0].value))).toEqual({ spent: 0, open: [] });
 	});
 
+	test('amounts add up to the millionth, as trafficCost is written: 0.1 + 0.1 + 0.1 spent leaves room for 0.3 under 0.6', async () => {
+		fx.sandbox.injectFault({ method: 'POST', path: '/webhook/outbound_call', kind: 'status', status: 400, times: 1 });
+		await place(['+14155550101'], guardrails(spendingLimit(0.6, 0.3)));
+		tableRows(SPEND_TABLE)[0].value = JSON.stringify({ spent: 0.1 + 0.1 + 0.1, open: [] });
+		const { items } = await place(['+14155550102'], guardrails(spendingLimit(0.6, 0.3)));
+		expect(items[0].json.internal_id).toBeDefined();
+	});
+
 	test('an amount that is not above 0: refused naming the field', async () => {
 		const { items, error } = await place(['+14155550101'], guardrails(spendingLimit(0, 0.6)));
 		expect(error?.message ?? items[0].json.error).toMatch(/^Invalid "Guardrails > Spending Limit > Amount": must be an amount above 0/);

@@ -129,7 +129,12 @@ function settled(spend: Spend, costs: Map<string, number>): Spend {
 		spent += cost;
 		return false;
 	});
-	return { spent, open };
+	return { spent: micro(spent) / 1e6, open };
+}
+
+/** An amount in millionths of the currency, the precision of trafficCost. */
+function micro(amount: number): number {
+	return Math.round(amount * 1e6);
 }
 
 /** A reservation: its call's internal_id is written once placed; given back when nothing was placed. */
@@ -148,7 +153,8 @@ export async function takeSpend(ctx: IExecuteFunctions, limit: SpendLimit, reque
 	const refusal = await ledger.change<NodeOperationError | undefined>(limit.key, (value, now) => {
 		const spend = settled(value, costs);
 		const reserved = spend.open.reduce((sum, [, amount]) => sum + amount, 0);
-		if (spend.spent + reserved + limit.perCall > limit.limit) {
+		// Compared in millionths (trafficCost has six decimals): 0.1 + 0.2 is 0.3, not 0.30000000000000004.
+		if (micro(spend.spent + reserved + limit.perCall) > micro(limit.limit)) {
 			return {
 				stop: new NodeOperationError(
 					ctx.getNode(),
