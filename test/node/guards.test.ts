@@ -286,6 +286,17 @@ describe('Guardrails > Spending Limit', () => {
 		expect(dialled()).toEqual(['+14155550101', '+14155550102']);
 	});
 
+	test('a refused call still keeps the costs it settled: what Get Summary and the next call read is the recorded spend', async () => {
+		fx.sandbox.setDialOutcome({ dialstatus: 'ANSWER', ringMs: 0, durationSec: 8, persistDelayMs: 0 });
+		const limit = guardrails(spendingLimit(0.65, 0.6));
+		await place(['+14155550101'], limit);
+		await fx.sandbox.clock.advance(3_600_000);
+		ageReservations();
+		const { items } = await place(['+14155550102'], limit);
+		expect(items[0].json.error).toMatch(/\(0\.1 spent and 0 reserved by calls in flight, of 0\.65;/);
+		expect(JSON.parse(String(tableRows(SPEND_TABLE)[0].value))).toEqual({ spent: 0.1, open: [] });
+	});
+
 	test('Count Per Outbound Credential: every workflow with the same credential shares the limit', async () => {
 		const limit = guardrails(spendingLimit(1, 0.6, 'credential'));
 		await place(['+14155550101'], limit);

@@ -150,22 +150,22 @@ export async function takeSpend(ctx: IExecuteFunctions, limit: SpendLimit, reque
 	const ledger = spendLedger(ctx, itemIndex);
 	const costs = await recordedCosts(ctx, request, await ledger.read(limit.key), Date.now());
 	const id = writeToken(ctx);
-	const refusal = await ledger.change<NodeOperationError | undefined>(limit.key, (value, now) => {
+	const refused = await ledger.change<NodeOperationError | undefined>(limit.key, (value, now) => {
 		const spend = settled(value, costs);
 		const reserved = spend.open.reduce((sum, [, amount]) => sum + amount, 0);
 		// Compared in millionths (trafficCost has six decimals): 0.1 + 0.2 is 0.3, not 0.30000000000000004.
 		if (micro(spend.spent + reserved + limit.perCall) > micro(limit.limit)) {
-			return {
-				stop: new NodeOperationError(
-					ctx.getNode(),
-					`Not placed: the spending limit of ${limit.whose} is reached (${format(spend.spent)} spent and ${format(reserved)} reserved by calls in flight, of ${format(limit.limit)}; a call reserves ${format(limit.perCall)}). ${NO_CALL_PLACED} Do not try again: tell the user the spending limit is reached.`,
-					{ itemIndex, description: `Guardrails > Spending Limit (in this node) counts what calls cost, in the data table "${SPEND_TABLE}" of this n8n. Raise the limit to place more calls.` },
-				),
-			};
+			const refusal = new NodeOperationError(
+				ctx.getNode(),
+				`Not placed: the spending limit of ${limit.whose} is reached (${format(spend.spent)} spent and ${format(reserved)} reserved by calls in flight, of ${format(limit.limit)}; a call reserves ${format(limit.perCall)}). ${NO_CALL_PLACED} Do not try again: tell the user the spending limit is reached.`,
+				{ itemIndex, description: `Guardrails > Spending Limit (in this node) counts what calls cost, in the data table "${SPEND_TABLE}" of this n8n. Raise the limit to place more calls.` },
+			);
+			// The costs settled are kept even so: the next call, and Get Summary, read the recorded spend.
+			return spend === value ? { stop: refusal } : { next: spend, result: refusal };
 		}
 		return { next: { spent: spend.spent, open: [...spend.open, [id, limit.perCall, now, '']] }, result: undefined };
 	});
-	if (refusal) return { refusal };
+	if (refused) return { refusal: refused };
 	const update = async (change: (open: Reservation[]) => Reservation[]) =>
 		await ledger.change<void>(limit.key, (value) => {
 			if (!value.open.some(([open]) => open === id)) return { stop: undefined };
