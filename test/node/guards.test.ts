@@ -297,6 +297,18 @@ describe('Guardrails > Spending Limit', () => {
 		expect(JSON.parse(String(tableRows(SPEND_TABLE)[0].value))).toEqual({ spent: 0.1, open: [] });
 	});
 
+	test("one run's calls under one limit: each changes the count it wrote last without reading it again (two writes a call)", async () => {
+		const numbersOf = Array.from({ length: 10 }, (_, i) => `+1415555030${i}`);
+		await place(['+14155550399'], guardrails(spendingLimit(100, 0.5)));
+		const before = n8nApi.store.requests.length;
+		const { items } = await place(numbersOf, guardrails(spendingLimit(100, 0.5)));
+		expect(items.filter((item) => item.json.internal_id)).toHaveLength(10);
+		const requests = n8nApi.store.requests.slice(before);
+		// The table found once, the count read once; then per call its reservation and, once placed, its call's id.
+		expect(requests.filter((r) => r.method === 'GET')).toHaveLength(2);
+		expect(requests.filter((r) => r.method !== 'GET')).toHaveLength(20);
+	});
+
 	test('Count Per Outbound Credential: every workflow with the same credential shares the limit', async () => {
 		const limit = guardrails(spendingLimit(1, 0.6, 'credential'));
 		await place(['+14155550101'], limit);

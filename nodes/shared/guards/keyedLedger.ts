@@ -33,7 +33,11 @@ export interface LedgerCodec<T> {
 export type LedgerDecision<T, R> = { next: T; result: R } | { stop: R };
 
 export interface KeyedLedger<T> {
-	change<R>(key: string, decide: (value: T, now: number) => LedgerDecision<T, R>): Promise<R>;
+	/**
+	 * Changes a key's value by compare-and-set. `before` runs once on the value first read (e.g. reading what the
+	 * change depends on), so that it needs no read of its own.
+	 */
+	change<R>(key: string, decide: (value: T, now: number) => LedgerDecision<T, R>, before?: (value: T) => Promise<void>): Promise<R>;
 	/** The value of a key, or empty() when it has none (a read only). */
 	read(key: string): Promise<T>;
 	/** The value of a key, or undefined when it has none or the table is not there (a read that creates nothing). */
@@ -44,26 +48,34 @@ function refusal(ctx: IExecuteFunctions, codec: LedgerCodec<unknown>, reason: st
 	return markNoCallPlaced(new NodeOperationError(ctx.getNode(), `Not placed: ${reason}.`, { itemIndex, description: `${codec.owner}; it refuses rather than guess.` }));
 }
 
-/** The ledger tables a run has found, by run (its execute functions) and table name: found once per run. */
-const tablesOfRun = new WeakMap<object, Map<string, Promise<string>>>();
+/**
+ * What a run knows of a ledger table: its id (found once per run), and per key the row this run last wrote, so that
+ * the run's next change of that key is tried on it without reading it again (another writer meanwhile makes the
+ * compare-and-set fail, and the row is read).
+ */
+interface RunLedger {
+	id?: Promise<string>;
+	written: Map<string, Row>;
+}
+
+/** By run (its execute functions), by table name. */
+const ledgersOfRun = new WeakMap<object, Map<string, RunLedger>>();
 
 export function keyedLedger<T>(ctx: IExecuteFunctions, codec: LedgerCodec<T>, itemIndex = 0): KeyedLedger<T> {
-	const found = tablesOfRun.get(ctx) ?? new Map<string, Promise<string>>();
-	tablesOfRun.set(ctx, found);
+	const ofRun = ledgersOfRun.get(ctx) ?? new Map<string, RunLedger>();
+	ledgersOfRun.set(ctx, ofRun);
+	const state = ofRun.get(codec.table) ?? { written: new Map<string, Row>() };
+	ofRun.set(codec.table, state);
 	const table = () => {
-		let id = found.get(codec.table);
-		if (!id) {
-			// A failure is not kept: the next call asks again (another execution may have created the table meanwhile).
-			id = ensureTable(ctx, codec.table, COLUMNS, itemIndex).then(
-				({ table: created }) => created.id,
-				(error: Error) => {
-					found.delete(codec.table);
-					throw error;
-				},
-			);
-			found.set(codec.table, id);
-		}
-		return id;
+		// A failure is not kept: the next call asks again (another execution may have created the table meanwhile).
+		state.id ??= ensureTable(ctx, codec.table, COLUMNS, itemIndex).then(
+			({ table: created }) => created.id,
+			(error: Error) => {
+				state.id = undefined;
+				throw error;
+			},
+		);
+		return state.id;
 	};
 	const rowsOf = async (id: string, key: string): Promise<Row[]> =>
 		(await readRows(ctx, id, [{ columnName: 'key', condition: 'eq', value: key }], 10, { itemIndex })).sort((a, b) => a.id - b.id);
@@ -84,12 +96,18 @@ export function keyedLedger<T>(ctx: IExecuteFunctions, codec: LedgerCodec<T>, it
 			const [first] = there ? await rowsOf(there.id, key) : [];
 			return first ? valueOf(first) : undefined;
 		},
-		async change<R>(key: string, decide: (value: T, now: number) => LedgerDecision<T, R>): Promise<R> {
+		async change<R>(key: string, decide: (value: T, now: number) => LedgerDecision<T, R>, before?: (value: T) => Promise<void>): Promise<R> {
 			const id = await table();
 			for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-				const [first] = await rowsOf(id, key);
+				// The row this run wrote last is tried first; a row someone else changed since is read.
+				const known = attempt === 0 ? state.written.get(key) : undefined;
+				const [first] = known ? [known] : await rowsOf(id, key);
+				state.written.delete(key);
+				if (attempt === 0 && before) await before(first ? valueOf(first) : codec.empty());
 				const now = Date.now();
 				const decision = decide(first ? valueOf(first) : codec.empty(), now);
+				// A refusal is never decided on the row this run remembers (it may be out of date): read, decide again.
+				if ('stop' in decision && known) continue;
 				if ('stop' in decision) return decision.stop;
 				if (!first) {
 					const [inserted] = await insertRows(ctx, id, [{ key, value: codec.serialize(decision.next), version: 0, token: '' }], itemIndex);
@@ -99,8 +117,11 @@ export function keyedLedger<T>(ctx: IExecuteFunctions, codec: LedgerCodec<T>, it
 					continue;
 				}
 				const written = await updateIfUnchanged(ctx, id, { id: first.id, version: versionOf(first.version) }, { value: codec.serialize(decision.next) }, { tokenColumn: 'token', itemIndex });
-				if (written) return decision.result;
-				await sleep(5 + Math.floor(Math.random() * 20 * (attempt + 1)));
+				if (written) {
+					state.written.set(key, written);
+					return decision.result;
+				}
+				if (!known) await sleep(5 + Math.floor(Math.random() * 20 * (attempt + 1)));
 			}
 			throw refusal(ctx, codec, `the data table "${codec.table}" kept changing under ${MAX_ATTEMPTS} attempts to count this call`, itemIndex);
 		},

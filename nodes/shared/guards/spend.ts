@@ -148,8 +148,11 @@ export type SpendVerdict = { place: SpendPlace } | { refusal: NodeOperationError
 /** Reserves the limit's Estimated Cost per Call when what is spent and reserved leaves room for it; else the refusal. */
 export async function takeSpend(ctx: IExecuteFunctions, limit: SpendLimit, request: RequestSettings, itemIndex: number): Promise<SpendVerdict> {
 	const ledger = spendLedger(ctx, itemIndex);
-	const costs = await recordedCosts(ctx, request, await ledger.read(limit.key), Date.now());
 	const id = writeToken(ctx);
+	let costs = new Map<string, number>();
+	const settle = async (first: Spend) => {
+		costs = await recordedCosts(ctx, request, first, Date.now());
+	};
 	const refused = await ledger.change<NodeOperationError | undefined>(limit.key, (value, now) => {
 		const spend = settled(value, costs);
 		const reserved = spend.open.reduce((sum, [, amount]) => sum + amount, 0);
@@ -164,7 +167,7 @@ export async function takeSpend(ctx: IExecuteFunctions, limit: SpendLimit, reque
 			return spend === value ? { stop: refusal } : { next: spend, result: refusal };
 		}
 		return { next: { spent: spend.spent, open: [...spend.open, [id, limit.perCall, now, '']] }, result: undefined };
-	});
+	}, settle);
 	if (refused) return { refusal: refused };
 	const update = async (change: (open: Reservation[]) => Reservation[]) =>
 		await ledger.change<void>(limit.key, (value) => {
