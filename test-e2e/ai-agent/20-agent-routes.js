@@ -44,7 +44,7 @@ const {
 	waitForReview,
 	withCredential,
 } = require('../support/routes');
-const { assistantPlatformNode, errorOf } = require('../support/workflows');
+const { assistantPlatformNode, chain, errorOf, manualTrigger, outputOf } = require('../support/workflows');
 const { loadExamples, prepareExamples } = require('../../scripts/n8n-examples');
 
 const CALLER_ID = '+390200001001'; // demo number of the first seeded assistant (its key is in the outbound credential)
@@ -295,6 +295,52 @@ function register(env) {
 					assertNothingSecret(env, client.exchanges, 'what the MCP client read');
 				} finally {
 					await client.close();
+				}
+			});
+		});
+
+		describe('Guardrails > Do-Not-Call List on the agent routes: a listed number is never called', { skip: noDurable }, () => {
+			const LISTED = '+14155550251';
+			let apiCredential;
+
+			before(async () => {
+				apiCredential = await createN8nApiCredential(env.n8n, 'n8n API for the do-not-call list (e2e)');
+				// The number reaches the list as a workflow puts it there: Do-Not-Call List > Add Number.
+				const add = await env.n8n.createWorkflow(
+					chain('routes: a person asked not to be called', [manualTrigger(), assistantPlatformNode('Add Number', { resource: 'doNotCallList', operation: 'add', number: LISTED, source: 'asked by phone' }, apiCredential)]),
+				);
+				const added = await env.n8n.runWorkflow(add.id);
+				assert.equal(added.status, 'success', errorOf(added));
+				assert.equal(outputOf(added, 'Add Number')[0].phone, LISTED);
+			});
+
+			test('an AI Agent asked to call a listed number: nothing reaches the platform, and the model reads why and that no call was placed', async () => {
+				const tool = withCredential(placeCallTool(env, { guardrails: { doNotCallList: 'Assistant Platform Do-Not-Call List' } }), apiCredential);
+				const parent = await env.n8n.createWorkflow(agentWorkflow('routes: agent and the do-not-call list', { prompt: 'Call the lead.', tools: [tool], modelCredential: model.credential }));
+				const run = await runAgent(env, parent, [{ toolCalls: [{ name: toolNameOf(PLACE_CALL), arguments: { Destination_Number: LISTED } }] }]);
+				assert.equal(run.execution.status, 'success', errorOf(run.execution));
+				assert.equal(run.placements.length, 0, `POSTs to the platform; the model read: ${JSON.stringify(run.texts)}`);
+				assert.match(run.texts[0] ?? '', /must not be called: it is on the do-not-call list/);
+				assert.match(run.texts[0] ?? '', NO_CALL);
+				assertNothingSecret(env, model.server.chatRequests(), 'what the model received');
+			});
+
+			test('an MCP client asking for a listed number: refused, nothing sent; an unlisted number is placed', async () => {
+				const tool = withCredential(placeCallTool(env, { guardrails: { doNotCallList: 'Assistant Platform Do-Not-Call List', callLimit: { limit: { max: 5, minutes: 60 } } } }), apiCredential);
+				const mcp = await publishMcp(env, 'MCP and the do-not-call list', tool);
+				const client = await connectMcp(mcp.url);
+				try {
+					env.sandbox.clearJournal();
+					const refused = textOfResult(await client.callTool(toolNameOf(PLACE_CALL), { Destination_Number: LISTED }));
+					assert.match(refused, /must not be called: it is on the do-not-call list/, refused);
+					assert.match(refused, NO_CALL, refused);
+					assert.equal(placements(env).length, 0);
+					const placed = textOfResult(await client.callTool(toolNameOf(PLACE_CALL), { Destination_Number: '+14155550252' }));
+					assert.ok(placedIn(placed), placed);
+					assert.deepEqual(placements(env).map((p) => p.body.dst), ['+14155550252']);
+				} finally {
+					await client.close();
+					await unpublish(env, mcp.workflow.id);
 				}
 			});
 		});
