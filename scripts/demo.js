@@ -5,7 +5,7 @@
 // between runs; Ctrl-C stops both.
 // Optional: N8N_PORT (5678), SANDBOX_PORT (4010), DEMO_EMAIL, DEMO_PASSWORD, DEMO_REIMPORT=1 (import the examples
 // again). The real platform instead of the sandbox: PLATFORM_BASE_URL + PLATFORM_PORTAL_KEY (management API),
-// PLATFORM_OUTBOUND_URL + PLATFORM_OUTBOUND_KEY [+ PLATFORM_ASSISTANT_KEY].
+// PLATFORM_OUTBOUND_URL + PLATFORM_OUTBOUND_KEY [+ PLATFORM_ASSISTANT_KEY] [+ PLATFORM_ASSISTANT_ID: example 8's assistant].
 'use strict';
 const crypto = require('node:crypto');
 const fs = require('node:fs');
@@ -50,6 +50,7 @@ function platformFromEnv() {
 	return {
 		portal: env.PLATFORM_BASE_URL && { baseUrl: env.PLATFORM_BASE_URL, portalApiKey: env.PLATFORM_PORTAL_KEY },
 		outbound: env.PLATFORM_OUTBOUND_URL && { outboundUrl: env.PLATFORM_OUTBOUND_URL, outboundApiKey: env.PLATFORM_OUTBOUND_KEY, assistantApiKey: env.PLATFORM_ASSISTANT_KEY ?? '' },
+		assistantId: env.PLATFORM_ASSISTANT_ID,
 	};
 }
 
@@ -67,6 +68,7 @@ async function startSandbox(sandboxPort) {
 		sandbox,
 		portal: { baseUrl: sandbox.url, portalApiKey: sandbox.portalKey },
 		outbound: { outboundUrl: sandbox.url, outboundApiKey: sandbox.outboundKey, assistantApiKey: sandbox.state.assistants.list[0]?.assistantApiKey ?? '' },
+		assistantId: sandbox.state.assistants.list[0]?.assistantId,
 	};
 }
 
@@ -85,7 +87,7 @@ async function storeCredentials(n8n, state, platform, suffix) {
 }
 
 /** Imports the examples not imported yet (or deleted since); the user's edits to the others stay. */
-async function importExamples(n8n, state, byType) {
+async function importExamples(n8n, state, byType, assistantId) {
 	const all = examples.loadExamples();
 	await examples.ensureExampleDataTables(n8n);
 	const kept = {};
@@ -94,7 +96,7 @@ async function importExamples(n8n, state, byType) {
 		if (id && !env.DEMO_REIMPORT && (await unless404(n8n.api('GET', `/workflows/${id}`)))) kept[file] = id;
 	}
 	const triggerKept = state.callResultFile && kept[state.callResultFile];
-	const prepared = examples.prepareExamples(all, byType, { baseUrl: n8n.url, callResultPath: triggerKept ? state.callResultPath : undefined });
+	const prepared = examples.prepareExamples(all, byType, { baseUrl: n8n.url, callResultPath: triggerKept ? state.callResultPath : undefined, assistantId });
 	const imported = [];
 	for (const example of prepared) {
 		if (kept[example.file]) {
@@ -151,7 +153,7 @@ async function main() {
 	const stateFile = path.join(demoFolder, 'demo-state.json');
 	const state = readJson(stateFile, { credentials: {}, workflows: {} });
 	const byType = await storeCredentials(n8n, state, platform, real ? 'platform' : 'sandbox');
-	const imported = await importExamples(n8n, state, byType);
+	const imported = await importExamples(n8n, state, byType, platform.assistantId);
 	writeJson(stateFile, state);
 
 	// With the sandbox, the results example is published, so that its trigger receives the campaign's call results.
@@ -189,7 +191,9 @@ ${imported.map((w) => `   - ${w.name}${w.note}: ${n8n.url}/workflow/${w.id}`).jo
    2. "${name('3-escalation.json')}": the execution waits for each call's result; the primary does
       not answer, so the backup is called.
    3. "${name('4-knowledge.json')}": a RAG collection with a document, attached to an assistant.
-   4. Any workflow: add a node, search "Assistant Platform", try Assistant > Get many assistants.
+   4. "${name('8-opt-outs.json')}": publish it; a person who says "do not call me again" in a call of
+      example 6's campaign goes on the do-not-call list that example 6 checks before every call.
+   5. Any workflow: add a node, search "Assistant Platform", try Assistant > Get many assistants.
 
  n8n's data and log: .n8n-demo/ (kept between runs). Ctrl-C stops everything.
 ${rule}

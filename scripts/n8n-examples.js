@@ -8,6 +8,8 @@
 //                                                                        imported example whose trigger receives call results
 //   "__OWN_CALL_RESULT_URL__" (Dial Due Contacts > Options)          -> the Production Call Result URL of the trigger in
 //                                                                        the same workflow (example 6 records its own results)
+//   "__ASSISTANT_ID__" (example 8's trigger: its Assistant)         -> the assistant whose key the Outbound credential
+//                                                                        holds; none known: left to pick, not configured
 //   credentials of type assistantPlatformN8nApi                     -> one made for this n8n (its /api/v1 and API key) by
 //                                                                        ensureExampleDataTables(), when none is given
 'use strict';
@@ -22,6 +24,7 @@ const TRIGGER_TYPE = 'n8n-nodes-assistant-platform.assistantPlatformTrigger';
 const N8N_API_CREDENTIAL_TYPE = 'assistantPlatformN8nApi';
 /** Example 6's Call Result URL: the Production URL of the trigger in its own workflow. */
 const OWN_CALL_RESULT_URL = '__OWN_CALL_RESULT_URL__';
+const ASSISTANT_ID = '__ASSISTANT_ID__';
 /** Credentials the examples need that the caller does not pass in (`byType`), made by ensureExampleDataTables(). */
 const exampleCredentials = {};
 
@@ -146,14 +149,30 @@ function withOwnCallResultUrl(workflow, baseUrl) {
 }
 
 /**
+ * The workflow with `__ASSISTANT_ID__` (a trigger's Assistant, example 8) set to `assistantId`; without one (a real
+ * platform whose assistant is not named) the Assistant is left to pick and the trigger configures nothing on publish.
+ */
+function withAssistant(workflow, assistantId) {
+	if (!JSON.stringify(workflow).includes(ASSISTANT_ID)) return workflow;
+	if (assistantId) return replaceInStrings(workflow, ASSISTANT_ID, assistantId);
+	const copy = JSON.parse(JSON.stringify(workflow));
+	for (const node of copy.nodes) {
+		if (node.parameters?.assistantId?.value !== ASSISTANT_ID) continue;
+		node.parameters.assistantId = { __rl: true, mode: 'list', value: '' };
+		node.parameters.registerOnPublish = false;
+	}
+	return copy;
+}
+
+/**
  * The examples prepared for one n8n at `baseUrl`: credentials, fresh webhook ids and secrets, and the Call Result URL
  * across examples (`callResultPath`: a trigger imported before, which wins). Returns [{ file, name, workflow }] with
  * `callResultUrl` on the array.
  */
-function prepareExamples(examples, byType, { baseUrl, callResultPath }) {
+function prepareExamples(examples, byType, { baseUrl, callResultPath, assistantId }) {
 	byType = { ...exampleCredentials, ...byType };
 	const prepared = examples.map((example) => {
-		const workflow = replaceInStrings(prepareExample(example.workflow, byType), '__WEBHOOK_SECRET__', crypto.randomBytes(32).toString('hex'));
+		const workflow = withAssistant(replaceInStrings(prepareExample(example.workflow, byType), '__WEBHOOK_SECRET__', crypto.randomBytes(32).toString('hex')), assistantId);
 		for (const node of workflow.nodes) if ('webhookId' in node) node.webhookId = crypto.randomUUID();
 		return { ...example, workflow: withOwnCallResultUrl(workflow, baseUrl) };
 	});

@@ -12,7 +12,7 @@ const { EXAMPLE_DIAL_OUTCOMES, loadExamples } = require('../../scripts/n8n-examp
 const { assertNoSecrets, assistantsOf, requestsTo } = require('../support/assertions');
 const { importExamples } = require('../support/examples');
 const { waitForCallbacks } = require('../support/wait');
-const { TRIGGER_TYPE, errorOf, outputOf, triggerUrl, waitUntilListening } = require('../support/workflows');
+const { TRIGGER_TYPE, assistantPlatformNode, chain, errorOf, manualTrigger, outputOf, publishTrigger, triggerUrl, unpublishTrigger, waitUntilListening } = require('../support/workflows');
 
 const CAMPAIGN = '1-campaign.json';
 const RESULTS = '2-call-results.json';
@@ -20,6 +20,9 @@ const ESCALATION = '3-escalation.json';
 const KNOWLEDGE = '4-knowledge.json';
 const DURABLE_CAMPAIGN = '6-durable-campaign.json';
 const AGENT_WITH_REVIEW = '7-agent-with-human-review.json';
+const OPT_OUTS = '8-opt-outs.json';
+const CONTACTS = 'Assistant Platform campaign contacts';
+const DO_NOT_CALL = 'Assistant Platform Do-Not-Call List';
 const CALL_LOG = 'Assistant Platform call log';
 
 /** The example's node called `name`, as imported. */
@@ -55,7 +58,7 @@ function register(env) {
 
 		test('every example is imported as it is written (nodes, connections, no placeholder left)', async () => {
 			const files = loadExamples().map((e) => e.file);
-			assert.deepEqual(files, [CAMPAIGN, RESULTS, ESCALATION, KNOWLEDGE, DURABLE_CAMPAIGN, AGENT_WITH_REVIEW]);
+			assert.deepEqual(files, [CAMPAIGN, RESULTS, ESCALATION, KNOWLEDGE, DURABLE_CAMPAIGN, AGENT_WITH_REVIEW, OPT_OUTS]);
 			for (const file of files) {
 				const { id, workflow } = imported.byFile[file];
 				const stored = await env.n8n.api('GET', `/workflows/${id}`);
@@ -269,6 +272,47 @@ function register(env) {
 			assert.equal(attach.length, 1);
 			assert.deepEqual(attach[0].body, { ragId: collection.ragId });
 			assert.ok(env.sandbox.journal.every((e) => e.auth === 'ok'));
+		});
+
+		test('8 opt-outs: published, it sets the assistant\'s data extraction; a person who opts out during a campaign\'s call goes on the do-not-call list', async (t) => {
+			if (env.n8n.majorVersion < 2) return t.skip("n8n 1.x: its public API has no data tables, which the campaign and the list live in");
+			const optOuts = imported.byFile[OPT_OUTS];
+			const trigger = nodeOf(optOuts, 'Opt-Outs');
+			// Example 6's Set Up Once prepares the contacts table the opt-out is looked up in.
+			const setUp = await env.n8n.runWorkflow(imported.byFile[DURABLE_CAMPAIGN].id, { trigger: 'Set Up Once' });
+			assert.equal(setUp.status, 'success', errorOf(setUp));
+			await publishTrigger(env.n8n, optOuts.id, trigger);
+			try {
+				const extraction = env.sandbox.state.extractionConfigs.get(firstAssistant.assistantId);
+				assert.equal(extraction?.hangupUrl, triggerUrl(env.n8n, trigger, 'extracted-data'));
+				assert.deepEqual(extraction.schema.map((p) => [p.name, p.type]), [['optOut', 'boolean']]);
+
+				// A call of the campaign: placed, and its contact's row holding its internal_id, before the call ends.
+				const number = '+14155550188';
+				env.sandbox.setDialOutcome({ dst: number, dialstatus: 'ANSWER', ringMs: 3000, durationSec: 2 });
+				const caller = await env.n8n.createWorkflow(
+					chain('e2e: a campaign call', [manualTrigger(), assistantPlatformNode('Place Call', { resource: 'outboundCall', operation: 'placeCall', dst: number, callerId: '+390200001001' }, env.credentials.outbound)]),
+				);
+				const placed = await env.n8n.runWorkflow(caller.id);
+				assert.equal(placed.status, 'success', errorOf(placed));
+				const internalId = String(outputOf(placed, 'Place Call')[0].internal_id);
+				const contacts = imported.tables[CONTACTS];
+				await env.n8n.dataTables('POST', `/${contacts.id}/insert`, { data: [{ phone: number, name: 'Opted Out', timezone: 'UTC', campaignState: 'placed', attempt: 1, internalId }], returnType: 'count' });
+
+				// The sandbox posts the extracted data (optOut true) after the call: one execution adds the number.
+				const [execution] = await env.n8n.waitForExecutions(optOuts.id, { count: 1, timeoutMs: 30000 });
+				assert.equal(execution.status, 'success', errorOf(execution));
+				const [added] = outputOf(execution, 'Add to Do-Not-Call List');
+				assert.equal(added.phone, number);
+				assert.equal(added.internal_id, internalId);
+				assert.equal(added.source, `said during call ${internalId}`);
+				const tables = (await env.n8n.dataTables('GET', '?take=250')).data;
+				const list = tables.find((table) => table.name === DO_NOT_CALL);
+				const rows = (await env.n8n.dataTables('GET', `/${list.id}/rows?take=250`)).data;
+				assert.deepEqual(rows.map((row) => [row.phone, row.source]), [[number, `said during call ${internalId}`]]);
+			} finally {
+				await unpublishTrigger(env.n8n, optOuts.id, trigger);
+			}
 		});
 	});
 }

@@ -6,6 +6,7 @@ const {
 	loadExamples,
 	prepareExamples,
 } = require('../../scripts/n8n-examples');
+const { assistantsOf } = require('./assertions');
 
 /**
  * Creates the examples' data tables, scripts the sandbox outcomes of the example numbers, and imports every
@@ -17,7 +18,7 @@ const {
 async function importExamples(env) {
 	const tables = await ensureExampleDataTables(env.n8n);
 	applyExampleDialOutcomes(env.sandbox);
-	const prepared = prepareExamples(loadExamples(), env.byType, { baseUrl: env.n8n.url });
+	const prepared = prepareExamples(loadExamples(), env.byType, { baseUrl: env.n8n.url, assistantId: assistantsOf(env.sandbox)[0]?.assistantId });
 	if (env.n8n.majorVersion < 2) pickDataTablesById(prepared, tables);
 	const byFile = {};
 	for (const example of prepared) {
