@@ -279,7 +279,7 @@ async function waitClosely(what, check, timeoutMs = 30000) {
 
 // ------------------------------------------------------------------------------------------------ checks
 
-const FINAL = new Set(['answered', 'finished', 'failed', 'unknown']);
+const FINAL = new Set(['answered', 'finished', 'failed', 'unknown', 'doNotCall']);
 
 /** Calls by number, oldest first. */
 function callsByNumber(calls) {
