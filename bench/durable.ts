@@ -164,6 +164,7 @@ async function measureShipped(sandbox: PlatformSandbox, { n8n, byType, gate }: a
 	const campaignMs = Date.now() - started;
 	const during = requestsSince(from);
 	const { calls, refusals } = sandbox.callJournal;
+	const tableNames = ((await n8n.dataTables('GET', '?take=250')).data as Array<{ id: string; name: string }>).map((t) => [t.id, t.name] as const);
 	const accepted = sandbox.journal.filter((e) => e.method === 'POST' && e.path === '/webhook/outbound_call' && e.status === 200).length;
 	// Idle: the finished campaign stays published (a run every minute), measured from its first run that found nothing to
 	// do (the control row holds the idle gate: the runs before it still settle the last calls); then paused.
@@ -197,6 +198,18 @@ async function measureShipped(sandbox: PlatformSandbox, { n8n, byType, gate }: a
 		refusals429: refusals.length,
 		n8nApiRequests: during.length,
 		n8nApiRequestsPerAcceptedCall: round(during.length / accepted, 2),
+		// What the requests were, per accepted call: by method and path (a table id shown as <its name>).
+		n8nApiRequestsByKind: Object.fromEntries(
+			Object.entries(
+				during.reduce((kinds: Record<string, number>, r: { method: string; path: string }) => {
+					const kind = `${r.method} ${tableNames.reduce((path: string, [id, name]) => path.split(`/${id}`).join(`/<${name}>`), r.path)}`;
+					kinds[kind] = (kinds[kind] ?? 0) + 1;
+					return kinds;
+				}, {}),
+			)
+				.sort(([, a], [, b]) => (b as number) - (a as number))
+				.map(([kind, count]) => [kind, round((count as number) / accepted, 2)]),
+		),
 		idleFinished: finished,
 		idlePaused: paused,
 	};
