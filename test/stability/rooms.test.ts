@@ -100,6 +100,7 @@ function folderOf(path: string): string {
 /** The rooms of nodes/shared, each with the rooms it may import (bottom up). */
 const SHARED_ROOMS: Record<string, string[]> = {
 	core: [],
+	picture: [],
 	n8n: ['core'],
 	transport: ['core', 'n8n'],
 	calls: ['core', 'n8n', 'transport'],
