@@ -5,6 +5,9 @@ import { markNoCallPlaced } from '../calls/messages';
 import type { Condition, Row } from '../transport/dataTables';
 import { insertRows, readRows, updateIfUnchanged, updateRows, versionOf, writeToken } from '../transport/dataTables';
 
+import type { Timeline } from './timeline';
+import { parseTimeline } from './timeline';
+
 /*
  * A campaign's control row: one row per contacts table in the data table "Assistant Platform Campaign Control", the
  * one place for what is the campaign's and not a contact's:
@@ -16,7 +19,8 @@ import { insertRows, readRows, updateIfUnchanged, updateRows, versionOf, writeTo
  * - the idle gate: what the last run that went idle saw (the contacts table's updatedAt, the next time a contact is
  *   due, no call in flight), so that a campaign with nothing to do costs one read of the table and one of this row;
  * - the lines of contacts whose rows vanished mid-call, and the highest contact row id seen;
- * - the count of suspicious results (a posted result its call's record contradicts).
+ * - the count of suspicious results (a posted result its call's record contradicts);
+ * - its timeline (timeline.ts): calls placed and lines busy over time, for Get Summary's picture.
  *
  * The row is found by the contacts table's id; its first row (lowest id) is the campaign's, should two be inserted at
  * once. A missing row is created with the lease held for LEASE_MS when the campaign has started (a run may still hold
@@ -39,6 +43,7 @@ export const CONTROL_COLUMNS = {
 	lastRowId: 'number',
 	lines: 'string',
 	suspiciousResults: 'number',
+	timeline: 'string',
 	version: 'number',
 	token: 'string',
 } as const;
@@ -83,6 +88,8 @@ export interface Control {
 	/** Lines known to the last run, with when it read them. */
 	lines: { at: number; holds: LineHold[] };
 	suspiciousResults: number;
+	/** What the dial runs saw over time (an empty timeline when the column cannot be read: it never stops a run). */
+	timeline: Timeline;
 	version: number | null;
 	/** Rows of the campaign beyond its first (two inserted at once); the first is the campaign's. */
 	extraRows: number;
@@ -147,6 +154,7 @@ function asControl(ctx: IExecuteFunctions, tableId: string, rows: Row[]): Contro
 		lastRowId: num(row.lastRowId) || 0,
 		lines,
 		suspiciousResults: num(row.suspiciousResults) || 0,
+		timeline: parseTimeline(row.timeline),
 		version,
 		extraRows: rows.length - 1,
 	};
@@ -210,6 +218,11 @@ export interface DialLease {
 	/** Gives the lease back, writing `data` (the gate, the lines) with it. */
 	release(data?: IDataObject): Promise<void>;
 	holds(): boolean;
+	/**
+	 * The campaign's timeline as the row was when this run took the lease (no other run writes it until this one
+	 * gives the lease back); the control row's as read before, when the take's answer did not show it.
+	 */
+	timeline(): Timeline;
 }
 
 /**
@@ -222,7 +235,9 @@ export function dialLease(ctx: IExecuteFunctions, control: Control, workflowId: 
 	const id: Condition = { columnName: 'id', condition: 'eq', value: control.rowId };
 	const mine: Condition = { columnName: 'holder', condition: 'eq', value: holder };
 	const running: Condition = { columnName: 'status', condition: 'eq', value: 'running' };
-	const write = async (where: Condition[], data: IDataObject): Promise<boolean> => {
+	let taken: Row | undefined;
+	/** The row as written when this write won, else undefined. */
+	const write = async (where: Condition[], data: IDataObject): Promise<Row | undefined> => {
 		let rows: Row[] | undefined;
 		let lost: unknown;
 		try {
@@ -230,11 +245,11 @@ export function dialLease(ctx: IExecuteFunctions, control: Control, workflowId: 
 		} catch (error) {
 			lost = error;
 		}
-		if (rows) return rows.some((row) => row.id === control.rowId && row.holder === data.holder);
+		if (rows) return rows.find((row) => row.id === control.rowId && row.holder === data.holder);
 		// The answer may be lost, not the write: the row says whether it was written.
 		const [now] = await readRows(ctx, control.tableId, [id], 1).catch(() => [] as Row[]);
 		if (!now) throw lost;
-		return now.holder === data.holder && now.until === data.until;
+		return now.holder === data.holder && now.until === data.until ? now : undefined;
 	};
 	/** Why a renewal did not land: the row as it is now. */
 	const why = async (): Promise<NoGo> => {
@@ -258,7 +273,8 @@ export function dialLease(ctx: IExecuteFunctions, control: Control, workflowId: 
 			const now = Date.now();
 			const next = now + LEASE_MS;
 			const data = { holder, until: next, owner: workflowId, ownerSeenAt: now };
-			if (await write([{ columnName: 'until', condition: 'lt', value: now }, running], data)) {
+			taken = await write([{ columnName: 'until', condition: 'lt', value: now }, running], data);
+			if (taken) {
 				until = next;
 				return undefined;
 			}
@@ -282,5 +298,6 @@ export function dialLease(ctx: IExecuteFunctions, control: Control, workflowId: 
 			await updateRows(ctx, control.tableId, [id, mine], { ...data, holder: '', until: 0 }, undefined, false);
 		},
 		holds: () => until !== 0,
+		timeline: () => (taken && 'timeline' in taken ? parseTimeline(taken.timeline) : control.timeline),
 	};
 }

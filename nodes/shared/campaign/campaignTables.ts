@@ -64,7 +64,8 @@ function hasColumns(table: DataTable | undefined, columns: Record<string, string
 
 /**
  * The campaign's tables: the contacts table named in `field` (its name or id; refused, naming the field, when there
- * is none) and, with `control`, the control table (created on first use).
+ * is none) and, with `control`, the control table (created on first use; a column a newer version of the package
+ * keeps there is added to it).
  */
 export async function findCampaignTables(ctx: IExecuteFunctions, field: string, ref: unknown, options: { control: boolean }): Promise<CampaignTables> {
 	const node = ctx.getNode();
@@ -89,7 +90,7 @@ export async function findCampaignTables(ctx: IExecuteFunctions, field: string, 
 		});
 	}
 	let controlTableId = '';
-	if (options.control) controlTableId = (await ensureTable(ctx, CONTROL_TABLE, CONTROL_COLUMNS)).table.id;
+	if (options.control) controlTableId = (await ensureTable(ctx, CONTROL_TABLE, CONTROL_COLUMNS, undefined, { addMissing: true })).table.id;
 	if (cache.contacts?.[name] !== contacts.id) cache.contacts = { ...(cache.contacts ?? {}), [name]: contacts.id };
 	if (options.control && cache.control !== controlTableId) cache.control = controlTableId;
 	return { contacts: asContacts(contacts), controlTableId };

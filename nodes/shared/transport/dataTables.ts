@@ -78,12 +78,16 @@ function listOf(body: unknown): IDataObject[] {
 	return Array.isArray(data) ? (data as IDataObject[]) : [];
 }
 
-/** The data table named `name` in the API key's project, created with `columns` when there is none. */
+/**
+ * The data table named `name` in the API key's project, created with `columns` when there is none. A table that
+ * lacks some of them is refused, naming them; with `addMissing` (a table only the package writes) they are added.
+ */
 export async function ensureTable(
 	ctx: IExecuteFunctions,
 	name: string,
 	columns: Record<string, ColumnType>,
 	itemIndex?: number,
+	options: { addMissing?: boolean } = {},
 ): Promise<{ table: DataTable; created: boolean }> {
 	const find = async (): Promise<DataTable | undefined> => {
 		const { body, statusCode } = await n8nApi(ctx, 'GET', '/data-tables', {
@@ -122,8 +126,17 @@ export async function ensureTable(
 	if (!table || typeof table.id !== 'string') {
 		throw new NodeOperationError(ctx.getNode(), `The data table "${name}" could not be created or read`, { itemIndex });
 	}
-	const have = new Set((table.columns ?? []).map((column) => column.name));
-	const missing = Object.keys(columns).filter((column) => !have.has(column));
+	const lacking = (of: DataTable) => {
+		const have = new Set((of.columns ?? []).map((column) => column.name));
+		return Object.keys(columns).filter((column) => !have.has(column));
+	};
+	let missing = lacking(table);
+	if (missing.length > 0 && options.addMissing) {
+		// Another execution may add the same column at the same moment: what the table has afterwards decides.
+		for (const column of missing) await addColumn(ctx, table.id, column, columns[column], itemIndex).catch(() => undefined);
+		table = (await find()) ?? table;
+		missing = lacking(table);
+	}
 	if (missing.length > 0) {
 		throw new NodeOperationError(ctx.getNode(), `The data table "${name}" lacks the column(s) ${missing.join(', ')}`, {
 			itemIndex,

@@ -94,7 +94,7 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 	const until = Date.now() + settings.keepMs;
 	const waited = await takeLease(this, run.lease, settings, until);
 	if (waited) return quiet(waited.message, waited.extra);
-	const progress: Progress = { lastRowId: control.lastRowId, known: control.lines, report: {} };
+	const progress: Progress = { lastRowId: control.lastRowId, known: control.lines, report: {}, timeline: run.lease.timeline() };
 	try {
 		await dialPasses(run, progress, until);
 	} finally {

@@ -4,6 +4,8 @@ import { sleep } from 'n8n-workflow';
 import type { Gate, LineHold } from '../../../shared/campaign/campaignControl';
 import { linesColumn } from '../../../shared/campaign/campaignControl';
 import { activateNewRows } from '../../../shared/campaign/contactLife';
+import type { Timeline } from '../../../shared/campaign/timeline';
+import { record, timelineColumn } from '../../../shared/campaign/timeline';
 import { dueRows, newestRowAfter, nextDueAt, rowsHoldingLines } from '../../../shared/campaign/contactsTable';
 import { MAX_ROWS_PER_PAGE, tablesById } from '../../../shared/transport/dataTables';
 
@@ -15,8 +17,9 @@ import { reconcile } from './reconcile';
 /*
  * One dial run's passes, under the campaign's lease: each pass reads the contacts holding lines (one read), settles
  * what ended (reconcile), counts the lines held (rows, and rows that vanished while their call may be live), and
- * claims and places due contacts while lines are free. At its end the run writes what it knows to the control row:
- * the lines held, the highest row id seen and, when nothing is in flight, the idle gate.
+ * claims and places due contacts while lines are free. Each pass adds what it did to the campaign's timeline (calls
+ * placed, lines busy, Max Calls in Flight). At its end the run writes what it knows to the control row: the lines
+ * held, the highest row id seen, the timeline and, when nothing is in flight, the idle gate.
  */
 
 /** Rows holding lines a pass reads beyond Max Calls in Flight: enough to settle the ones waiting longest. */
@@ -36,6 +39,8 @@ export interface Progress {
 	report: Record<string, number>;
 	/** Whether this run looked for rows added since (activateAdded). */
 	addedChecked?: boolean;
+	/** The campaign's timeline as the lease was taken, with this run's passes added. */
+	timeline: Timeline;
 }
 
 export async function dialPasses(run: Run, progress: Progress, until: number): Promise<void> {
@@ -58,19 +63,33 @@ export async function dialPasses(run: Run, progress: Progress, until: number): P
 		const inFlight = read.more ? Math.max(known.size, settings.maxInFlight) : known.size;
 		if (pass === 0) progress.report.inFlightBefore = inFlight;
 		const free = Math.max(0, Math.min(settings.maxInFlight - inFlight, settings.maxPerRun - run.placed));
-		if (free > 0 && (run.noneDueBefore ?? 0) <= Date.now()) {
-			// Rows added since the campaign last looked are made due once per run, before its first due read.
-			if (!progress.addedChecked) await activateAdded(run, progress);
-			await dialDue(run, free);
-			// Every due contact read was worked: when is the next one due? A run with none due before it ends stops here.
-			if (run.queue.length === 0 && !run.stop && !run.halted) run.noneDueBefore = (await nextDueAt(ctx, run.table)) ?? Number.MAX_SAFE_INTEGER;
-		}
+		await fillLines(run, progress, free, inFlight);
 		known = run.lines;
 		// One pass, unless Keep Dialling For says to go on while lines free up and contacts are due.
 		if (run.stop || run.halted || Date.now() + settings.checkMs > until || ctx.getExecutionCancelSignal?.()?.aborted) break;
 		if ((run.noneDueBefore ?? 0) > until) break;
 		if (run.placed >= settings.maxPerRun) break;
 		await sleep(settings.checkMs);
+	}
+}
+
+/**
+ * Claims and places up to `free` due contacts (none before the next one is due). The pass goes into the timeline
+ * whatever happens: the calls it placed, the most lines busy, Max Calls in Flight.
+ */
+async function fillLines(run: Run, progress: Progress, free: number, inFlight: number): Promise<void> {
+	const placedBefore = run.placed;
+	try {
+		if (free > 0 && (run.noneDueBefore ?? 0) <= Date.now()) {
+			// Rows added since the campaign last looked are made due once per run, before its first due read.
+			if (!progress.addedChecked) await activateAdded(run, progress);
+			await dialDue(run, free);
+			// Every due contact read was worked: when is the next one due? A run with none due before it ends stops here.
+			if (run.queue.length === 0 && !run.stop && !run.halted) run.noneDueBefore = (await nextDueAt(run.ctx, run.table)) ?? Number.MAX_SAFE_INTEGER;
+		}
+	} finally {
+		const sample = { placed: run.placed - placedBefore, lines: Math.max(inFlight, run.lines.size), max: run.settings.maxInFlight };
+		progress.timeline = record(progress.timeline, Date.now(), sample);
 	}
 }
 
@@ -164,6 +183,7 @@ export async function closingWrite(run: Run, progress: Progress): Promise<{ data
 		gateSeen: gate.seen,
 		gateDueAt: gate.dueAt,
 		gateInFlight: gate.inFlight,
+		timeline: timelineColumn(progress.timeline),
 	};
 	return { data, gate };
 }
