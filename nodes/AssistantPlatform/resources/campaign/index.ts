@@ -37,7 +37,7 @@ const properties: INodeProperties[] = [
 				name: 'Get Summary',
 				value: 'summary',
 				action: 'Get the summary of a campaign',
-				description: 'Counts the contacts by state: in flight, answered, out of attempts, unknown, due. Read-only.',
+				description: 'Counts the contacts by state (in flight, answered, out of attempts, unknown, due) and draws them: a picture, or a web page to leave open. Read-only.',
 			},
 			{
 				name: 'Pause',
@@ -76,6 +76,7 @@ const properties: INodeProperties[] = [
 	...contacts.description,
 	...dial.description,
 	...recordResult.description,
+	...summary.description,
 ];
 
 export const campaignResource: ResourceModule = {
