@@ -3,7 +3,8 @@
 // checks the tarball. First n8n's official scanner, @n8n/scan-community-package, offline: the two lint legs
 // of its verification run (the shipped dist/**/*.js and package.json, then package.json, nodes/ and
 // credentials/ of this repository); its provenance leg needs the published package and is n8n's to run.
-// Then what neither the scanner nor `n8n-node lint` checks: the tarball's contents, the package.json fields
+// Then what neither the scanner nor `n8n-node lint` checks: the tarball's contents (dist/nodes and dist/credentials,
+// no picture), the package.json fields
 // their rules only warn about or do not look at, the MIT text, that compiled code loads nothing but
 // n8n-workflow, and that every listed node and credential loads from the tarball alone with its icons and
 // codex file.
@@ -40,7 +41,10 @@ async function scan(packageDir, tmp) {
 
 function checkContents(entries, files, pkg, packageDir) {
 	for (const { type, name } of entries) check(type === '-' && name.startsWith('package/'), `tar entry ${type} ${name}: not a plain file of package/`);
-	for (const file of files) check(file.startsWith('dist/') || /^(package\.json|README\.md|LICENSE|CHANGELOG\.md)$/.test(file), `${file}: outside dist/`);
+	// What n8n installs: the nodes and credentials, their icons, the README. The docs (and their screenshots, which
+	// n8n-node build copies into dist/docs/ with every other PNG of the repository) stay in the repository.
+	for (const file of files) check(/^dist\/(nodes|credentials)\//.test(file) || /^(package\.json|README\.md|LICENSE|CHANGELOG\.md)$/.test(file), `${file}: outside dist/nodes/ and dist/credentials/`);
+	for (const file of files.filter((f) => /\.(png|jpe?g|gif|webp)$/i.test(f))) check(false, `${file}: a picture in the package (the icons are SVG; screenshots are docs)`);
 	for (const file of ['package.json', 'README.md', 'LICENSE']) check(files.includes(file), `${file} is not in the tarball`);
 	for (const field of ['optionalDependencies', 'bundleDependencies', 'bundledDependencies', 'resolutions', 'gypfile'])
 		check(pkg[field] === undefined, `package.json: "${field}" (no runtime dependencies, nothing built at install)`);
