@@ -19,7 +19,7 @@ const { n8nApi, numbers, contacts, campaign, dial, prepared, endCalls } = useDur
 
 const light = (role: keyof typeof PICTURE_COLORS) => PICTURE_COLORS[role][0];
 const dark = (role: keyof typeof PICTURE_COLORS) => PICTURE_COLORS[role][1];
-/** The picture bounded whatever the campaign: 800 x 568 pixels, at most 48 kB. */
+/** The picture bounded whatever the campaign: 600 x 848 pixels, at most 48 kB. */
 const MAX_PICTURE_BYTES = 48 * 1024;
 
 async function summary(parameters: IDataObject = {}) {
@@ -81,10 +81,10 @@ describe('the picture at 1 contact', () => {
 		const { json, binary } = await summary();
 		expect(json).toMatchObject({ contacts: 1, answered: 1, done: 1, answeredLastHour: 1 });
 		const image = pictureOf(binary);
-		expect(shown(image, ['done, 100%', 'Calls per 1 min', 'answered (1/h)', 'Max Calls in Flight 3', 'no calls yet'])).toEqual([
+		expect(shown(image, ['done, 100%', 'answered/hour', 'Calls per 1 min', 'Max Calls in Flight 3', 'no calls yet'])).toEqual([
 			'done, 100%',
+			'answered/hour',
 			'Calls per 1 min',
-			'answered (1/h)',
 			'Max Calls in Flight 3',
 		]);
 		expect(barShare(image, 'answered')).toBe(PICTURE_LAYOUT.stateBar.width);
@@ -94,7 +94,7 @@ describe('the picture at 1 contact', () => {
 		expect(pixelsOf(image, light('limit'), PICTURE_LAYOUT.linesPlot)).toBeGreaterThan(0);
 	});
 
-	test('a contact that may have been called: "unknown" needs a person, in the warning colour', async () => {
+	test('a contact that may have been called: "unknown" needs a person, its count in the alarm colour', async () => {
 		await prepared(numbers(1));
 		const table = n8nApi.store.tables.find((t) => t.name === TABLE)!;
 		n8nApi.store.edit(table, contacts()[0], { campaignState: 'unknown', attempt: 1, version: 1 });
@@ -144,7 +144,7 @@ describe('the picture at 100,000 contacts', () => {
 		});
 	});
 
-	test('the counts, each state\'s share of the bar, the calls of the last three hours; no larger than at 1 contact, and no request more', async () => {
+	test('the counts, each state\'s share of the bar, the calls of the last three hours; the same size, and no request more', async () => {
 		// The first read finds the tables by name and the spend ledger (later reads know them): the three after it compare.
 		const first = await summary({ picture: 'page' });
 		expect(first.json).toMatchObject({ contacts: 100_000, answered, unknown: 3, inFlight: 5, done: 52_500, spent: 1000 });

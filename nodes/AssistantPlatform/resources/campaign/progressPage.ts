@@ -13,12 +13,15 @@ import { PICTURE_HEIGHT, PICTURE_WIDTH } from './summaryPicture';
 
 const STYLE = `
 body{margin:0;padding:24px;font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;background:#f2f4f7;color:#1d2939}
-main{max-width:${PICTURE_WIDTH}px;margin:0 auto}
+main{max-width:1100px;margin:0 auto}
+.glance{display:flex;flex-wrap:wrap;gap:24px;align-items:flex-start}
+.glance picture{flex:0 1 ${PICTURE_WIDTH}px}
+.counts{flex:1 1 320px}
 h1{font-size:22px;margin:0 0 4px;overflow-wrap:anywhere}
 h2{font-size:18px;margin:24px 0 8px}
 .meta{color:#475467;margin:0 0 16px}
 img{display:block;max-width:100%;height:auto;border-radius:8px}
-table{border-collapse:collapse;width:100%;margin-top:16px}
+table{border-collapse:collapse;width:100%;margin-bottom:16px}
 th,td{padding:4px 8px;border-bottom:1px solid #d0d5dd;text-align:left}
 td{text-align:right;font-variant-numeric:tabular-nums}
 caption{text-align:left;font-weight:600;padding:8px 0 4px}
@@ -97,12 +100,16 @@ export function progressPage(facts: CampaignFacts, pictures: { light: Buffer; da
 <main>
 <h1 data-field="campaign">${name}</h1>
 <p class="meta">Status <strong data-field="status">${escapeHtml(facts.status)}</strong>, <span data-field="dialling">${facts.dialling ? 'dialling now' : 'not dialling'}</span>; ${changed}; shown ${time(facts.now, facts, 'shownAt')} (${escapeHtml(facts.timeZone)}). This page reloads itself every ${refreshSeconds} s.</p>
+<div class="glance">
 <picture>
 <source media="(prefers-color-scheme: dark)" srcset="data:image/png;base64,${pictures.dark.toString('base64')}">
 <img src="data:image/png;base64,${pictures.light.toString('base64')}" width="${PICTURE_WIDTH}" height="${PICTURE_HEIGHT}" alt="${escapeHtml(alt)}">
 </picture>
+<div class="counts">
 ${table('Progress', totals(facts))}
 ${table('Contacts by campaignState', byState(facts))}
+</div>
+</div>
 <h2>Needs a person</h2>
 ${attention(facts, needsAttention)}
 </main>

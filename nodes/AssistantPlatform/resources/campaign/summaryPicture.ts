@@ -9,24 +9,26 @@ import { amount, clock, count, groupCount, span, STATE_GROUPS } from './progress
 /*
  * Get Summary's picture: the campaign at a glance, drawn on a canvas of palette indices (nodes/shared/picture) and
  * written as a PNG with a light palette and with a dark one (the same pixels). From the top: the campaign and its
- * status; contacts, done, in flight, left, spent; the contacts by state; calls placed and answered over time; lines
- * busy over time against Max Calls in Flight; what needs a person. Its size is fixed (PICTURE_WIDTH by
- * PICTURE_HEIGHT) whatever the campaign's size.
+ * status; contacts, done, left, in flight, spent; the contacts by state; calls placed and answered over time; lines
+ * busy over time against Max Calls in Flight; what needs a person. Its size is fixed whatever the campaign's size,
+ * and narrow enough for n8n's output panel, which shrinks it to its width (about 450 pixels beside a node's
+ * parameters): some 46 characters a line.
  */
 
-export const PICTURE_WIDTH = 800;
-export const PICTURE_HEIGHT = 568;
-const PAD = 24;
+export const PICTURE_WIDTH = 600;
+export const PICTURE_HEIGHT = 848;
+const PAD = 20;
 const INNER = PICTURE_WIDTH - 2 * PAD;
-const PLOT_TOP = 350;
-const PLOT_HEIGHT = 110;
-const CHART_WIDTH = (INNER - 24) / 2;
-/** Where the picture shows what: the bar of contacts by state, the plots of the two charts. */
+/** Room left of a chart's plot for its axis labels. */
+const AXIS = 48;
+const PLOT_HEIGHT = 90;
+
+/** Where the picture shows what: the bar of contacts by state, the plots of the two charts, what needs a person. */
 export const PICTURE_LAYOUT = {
-	stateBar: { x: PAD, y: 170, width: INNER, height: 22 },
-	callsPlot: { x: PAD + 44, y: PLOT_TOP, width: CHART_WIDTH - 44, height: PLOT_HEIGHT },
-	linesPlot: { x: PAD + CHART_WIDTH + 24 + 44, y: PLOT_TOP, width: CHART_WIDTH - 44, height: PLOT_HEIGHT },
-	attention: { x: PAD, y: 496, width: INNER, height: 64 },
+	stateBar: { x: PAD, y: 214, width: INNER, height: 22 },
+	callsPlot: { x: PAD + AXIS, y: 458, width: INNER - AXIS, height: PLOT_HEIGHT },
+	linesPlot: { x: PAD + AXIS, y: 642, width: INNER - AXIS, height: PLOT_HEIGHT },
+	attention: { x: PAD, y: 772, width: INNER, height: 70 },
 };
 
 /** Palette roles: one index each, a colour in each theme (light, dark). */
@@ -63,36 +65,40 @@ function header(canvas: Canvas, facts: CampaignFacts): void {
 	const badge = facts.status.toUpperCase();
 	const badgeWidth = Canvas.textWidth(badge) + 20;
 	const role = STATUS_ROLE[facts.status] ?? 'muted';
-	canvas.frame(PICTURE_WIDTH - PAD - badgeWidth, 22, badgeWidth, 30, ink(role), 2);
-	canvas.text(PICTURE_WIDTH - PAD - badgeWidth / 2, 44, badge, ink(role), { align: 'center', bold: true });
-	canvas.text(PAD, 44, Canvas.fit(facts.campaign, INNER - badgeWidth - 16), ink('text'), { bold: true });
+	canvas.frame(PICTURE_WIDTH - PAD - badgeWidth, 18, badgeWidth, 30, ink(role), 2);
+	canvas.text(PICTURE_WIDTH - PAD - badgeWidth / 2, 40, badge, ink(role), { align: 'center', bold: true });
+	canvas.text(PAD, 40, Canvas.fit(facts.campaign, INNER - badgeWidth - 16), ink('text'), { bold: true });
 	const changed = facts.lastChangeAt === null ? 'no change yet' : `changed ${clock(facts.lastChangeAt, facts.now, facts.timeZone)}`;
-	const line = `${facts.dialling ? 'dialling now' : 'not dialling'}, ${changed}, drawn ${clock(facts.now, facts.now, facts.timeZone)} (${facts.timeZone})`;
-	canvas.text(PAD, 74, Canvas.fit(line, INNER), ink('muted'));
+	const line = `${facts.dialling ? 'dialling' : 'not dialling'}, ${changed}, drawn ${clock(facts.now, facts.now, facts.timeZone)}`;
+	// The time zone when it fits (the page says it in full).
+	const zoned = `${line} (${facts.timeZone})`;
+	canvas.text(PAD, 68, Canvas.textWidth(zoned) <= INNER ? zoned : Canvas.fit(line, INNER), ink('muted'));
 }
 
 function tiles(canvas: Canvas, facts: CampaignFacts): void {
 	const percent = facts.contacts > 0 ? Math.floor((facts.done * 100) / facts.contacts) : 0;
-	const width = INNER / 5;
+	const width = INNER / 3;
 	// A label with its detail when it fits the tile, else without.
-	const label = (short: string, long: string) => (Canvas.textWidth(long) <= width - 8 ? long : short);
+	const label = (short: string, long: string) => (Canvas.textWidth(long) <= width - 12 ? long : short);
 	const shown: Array<[string, string]> = [
 		[count(facts.contacts), 'contacts'],
 		[count(facts.done), `done, ${percent}%`],
 		[count(facts.dueNow + facts.waiting), label('left', `left, ${count(facts.dueNow)} due`)],
 		[count(facts.inFlight), 'in flight'],
-		[amount(facts.spent), label('spent', `spent, ${amount(facts.spendReserved ?? 0)} held`)],
+		[amount(facts.spent), 'spent'],
+		[count(facts.answeredLastHour), 'answered/hour'],
 	];
-	if (!facts.spendReserved) shown[4][1] = 'spent';
+	// Two rows of three.
 	shown.forEach(([value, text], i) => {
-		const x = PAD + i * width;
-		const scale = Canvas.textWidth(value, 3) <= width - 8 ? 3 : 2;
-		canvas.text(x, 124, Canvas.fit(value, width - 8, scale), ink('text'), { scale, bold: true });
-		canvas.text(x, 150, Canvas.fit(text, width - 8), ink('muted'));
+		const x = PAD + (i % 3) * width;
+		const baseline = 110 + Math.floor(i / 3) * 62;
+		const scale = Canvas.textWidth(value, 3) <= width - 12 ? 3 : 2;
+		canvas.text(x, baseline, Canvas.fit(value, width - 12, scale), ink('text'), { scale, bold: true });
+		canvas.text(x, baseline + 24, Canvas.fit(text, width - 12), ink('muted'));
 	});
 }
 
-/** The contacts by state: one bar split by state, and its legend (three columns). */
+/** The contacts by state: one bar split by state, and its legend (two columns). */
 function states(canvas: Canvas, facts: CampaignFacts): void {
 	const { x: barX, y: top, width: barWidth, height } = PICTURE_LAYOUT.stateBar;
 	canvas.rect(barX, top, barWidth, height, ink('grid'));
@@ -108,15 +114,16 @@ function states(canvas: Canvas, facts: CampaignFacts): void {
 		canvas.rect(x, top, right - x, height, ink(group.key as Role));
 		x = right;
 	}
-	const column = INNER / 3;
+	const column = INNER / 2;
 	STATE_GROUPS.forEach((group, i) => {
-		const cx = PAD + (i % 3) * column;
-		const baseline = 224 + Math.floor(i / 3) * 26;
+		const cx = PAD + (i % 2) * column;
+		const baseline = 270 + Math.floor(i / 2) * 26;
 		const n = groupCount(facts, group.states);
 		canvas.rect(cx, baseline - 14, 14, 14, ink(group.key as Role));
 		canvas.text(cx + 20, baseline, group.label, ink(n > 0 ? 'text' : 'muted'));
-		canvas.text(cx + column - 16, baseline, count(n), ink(n > 0 ? 'text' : 'muted'), { align: 'right', bold: n > 0 });
+		canvas.text(cx + column - 24, baseline, count(n), ink(n > 0 ? 'text' : 'muted'), { align: 'right', bold: n > 0 });
 	});
+	canvas.rect(PAD, 392, INNER, 1, ink('grid'));
 }
 
 /** 1, 2 or 5 times a power of ten, at least `value` (5 at least). */
@@ -135,63 +142,63 @@ function compact(value: number): string {
 interface Plot {
 	x: number;
 	width: number;
+	bottom: number;
 	/** Where the slot of a bucket index starts (undefined for one not shown: the buckets shown end now). */
 	slot(index: number): number | undefined;
 	slotWidth: number;
 	y(value: number): number;
 }
 
-const MIN_SLOTS = 12;
-
 type Box = (typeof PICTURE_LAYOUT)['callsPlot'];
 /** Each entry: its colour, its words, and whether it is a dashed line (else a square). */
 type Legend = Array<[Role, string, boolean?]>;
+const MIN_SLOTS = 12;
 
 /** A chart's frame around its plot `box`: its title, legend, axis labels and grid; the plot to draw in. */
 function chartFrame(canvas: Canvas, box: Box, title: string, legend: Legend, top: number, facts: CampaignFacts): Plot {
-	const x = box.x - 44;
-	canvas.text(x, 312, Canvas.fit(title, CHART_WIDTH), ink('text'), { bold: true });
-	let lx = x;
+	const { x, y, width, height } = box;
+	canvas.text(PAD, y - 38, Canvas.fit(title, INNER), ink('text'), { bold: true });
+	let lx = PAD;
 	for (const [role, label, dashed] of legend) {
-		if (dashed) canvas.dashes(lx, lx + 14, 331, ink(role), 3, 5, 4);
-		else canvas.rect(lx, 324, 14, 14, ink(role));
-		lx += 20 + canvas.text(lx + 20, 338, label, ink('muted')) + 14;
+		if (dashed) canvas.dashes(lx, lx + 14, y - 19, ink(role), 3, 5, 4);
+		else canvas.rect(lx, y - 26, 14, 14, ink(role));
+		lx += 20 + canvas.text(lx + 20, y - 12, label, ink('muted')) + 16;
 	}
-	const { x: plotX, width } = box;
-	const bottom = PLOT_TOP + PLOT_HEIGHT;
-	canvas.rect(plotX, PLOT_TOP, width, 1, ink('grid'));
-	canvas.rect(plotX, PLOT_TOP + PLOT_HEIGHT / 2, width, 1, ink('grid'));
-	canvas.rect(plotX, bottom, width, 2, ink('border'));
-	canvas.text(plotX - 8, PLOT_TOP + 7, compact(top), ink('muted'), { align: 'right' });
-	canvas.text(plotX - 8, bottom, '0', ink('muted'), { align: 'right' });
+	const bottom = y + height;
+	canvas.rect(x, y, width, 1, ink('grid'));
+	canvas.rect(x, y + height / 2, width, 1, ink('grid'));
+	canvas.rect(x, bottom, width, 2, ink('border'));
+	canvas.text(x - 8, y + 7, compact(top), ink('muted'), { align: 'right' });
+	canvas.text(x - 8, bottom, '0', ink('muted'), { align: 'right' });
 	const { width: bucket, first: firstKept } = facts.timeline;
 	const last = Math.floor(facts.now / bucket);
 	// From the first bucket kept to now, MIN_SLOTS at least: a campaign's first minutes are not a sliver at the right.
 	const slots = Math.min(TIMELINE_BUCKETS, Math.max(MIN_SLOTS, last - firstKept + 1));
 	const first = last - slots + 1;
-	canvas.text(plotX, bottom + 24, clock(first * bucket, facts.now, facts.timeZone), ink('muted'));
-	canvas.text(plotX + width, bottom + 24, 'now', ink('muted'), { align: 'right' });
+	canvas.text(x, bottom + 22, clock(first * bucket, facts.now, facts.timeZone), ink('muted'));
+	canvas.text(x + width, bottom + 22, 'now', ink('muted'), { align: 'right' });
 	const slotWidth = width / slots;
 	return {
-		x: plotX,
+		x,
 		width,
+		bottom,
 		slotWidth,
-		slot: (index) => (index < first || index > last ? undefined : plotX + (index - first) * slotWidth),
-		y: (value) => bottom - Math.round((Math.min(value, top) * PLOT_HEIGHT) / top),
+		slot: (index) => (index < first || index > last ? undefined : x + (index - first) * slotWidth),
+		y: (value) => bottom - Math.round((Math.min(value, top) * height) / top),
 	};
 }
 
 function bar(canvas: Canvas, plot: Plot, left: number, value: number, width: number, role: Role): void {
 	if (value <= 0) return;
 	const y = plot.y(value);
-	canvas.rect(left, y, Math.max(1, width), Math.max(2, PLOT_TOP + PLOT_HEIGHT - y), ink(role));
+	canvas.rect(left, y, Math.max(1, width), Math.max(2, plot.bottom - y), ink(role));
 }
 
 /** Calls placed (wide bars) and answered (narrow bars on them) per bucket. */
 function callsChart(canvas: Canvas, facts: CampaignFacts): void {
 	const { timeline } = facts;
 	const top = niceCeiling(Math.max(0, ...timeline.buckets.map((b) => Math.max(b.placed, b.answered))));
-	const legend: Legend = [['placed', 'placed'], ['answered', `answered (${count(facts.answeredLastHour)}/h)`]];
+	const legend: Legend = [['placed', 'placed'], ['answered', 'answered']];
 	const plot = chartFrame(canvas, PICTURE_LAYOUT.callsPlot, `Calls per ${span(timeline.width)}`, legend, top, facts);
 	timeline.buckets.forEach((bucket, k) => {
 		const left = plot.slot(timeline.first + k);
@@ -207,8 +214,7 @@ function linesChart(canvas: Canvas, facts: CampaignFacts): void {
 	const { timeline } = facts;
 	const limit = [...timeline.buckets].reverse().find((b) => b.max > 0)?.max ?? 0;
 	const top = niceCeiling(Math.max(0, ...timeline.buckets.map((b) => Math.max(b.lines, b.max))));
-	// The bars are the title's; the legend names the line.
-	const legend: Legend = [['limit', `Max Calls in Flight${limit > 0 ? ` ${limit}` : ''}`, true]];
+	const legend: Legend = [['inFlight', 'busy'], ['limit', `Max Calls in Flight${limit > 0 ? ` ${limit}` : ''}`, true]];
 	const plot = chartFrame(canvas, PICTURE_LAYOUT.linesPlot, `Lines busy (most per ${span(timeline.width)})`, legend, top, facts);
 	// The limit as a dashed line over each stretch of buckets with the same Max Calls in Flight (a gap: no run).
 	let stretch: { from: number; to: number; max: number } | undefined;
@@ -228,7 +234,7 @@ function linesChart(canvas: Canvas, facts: CampaignFacts): void {
 }
 
 function noData(canvas: Canvas, plot: Plot, message: string): void {
-	canvas.text(plot.x + plot.width / 2, PLOT_TOP + PLOT_HEIGHT / 2 + 7, message, ink('muted'), { align: 'center' });
+	canvas.text(plot.x + plot.width / 2, plot.bottom - PLOT_HEIGHT / 2 + 7, message, ink('muted'), { align: 'center' });
 }
 
 /** What needs a person: contacts that may have been called, suspicious results, rows the engine cannot work. */
@@ -238,16 +244,15 @@ function attention(canvas: Canvas, facts: CampaignFacts): void {
 	const items: Array<[number, string]> = [
 		[facts.counts.unknown ?? 0, 'unknown'],
 		[facts.suspiciousResults, 'suspicious'],
-		[facts.cannotBeWorked, 'rows to fix'],
+		[facts.cannotBeWorked, 'to fix'],
 	];
-	const any = items.some(([n]) => n > 0);
-	const width = canvas.text(PAD, y + 28, 'Needs a person:', ink('text'), { bold: true });
-	if (!any) canvas.text(PAD + width + 12, y + 28, 'nothing', ink('good'), { bold: true });
+	const width = canvas.text(PAD, y + 30, 'Needs a person:', ink('text'), { bold: true });
+	if (!items.some(([n]) => n > 0)) canvas.text(PAD + width + 12, y + 30, 'nothing', ink('good'), { bold: true });
 	const column = INNER / 3;
 	items.forEach(([n, label], i) => {
 		const x = PAD + i * column;
-		const shown = canvas.text(x, y + 56, count(n), ink(n > 0 ? 'bad' : 'muted'), { bold: n > 0 });
-		canvas.text(x + shown + 10, y + 56, label, ink(n > 0 ? 'text' : 'muted'));
+		const shown = canvas.text(x, y + 58, count(n), ink(n > 0 ? 'bad' : 'muted'), { bold: n > 0 });
+		canvas.text(x + shown + 10, y + 58, label, ink(n > 0 ? 'text' : 'muted'));
 	});
 }
 
