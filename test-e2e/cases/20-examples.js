@@ -21,6 +21,8 @@ const KNOWLEDGE = '4-knowledge.json';
 const DURABLE_CAMPAIGN = '6-durable-campaign.json';
 const AGENT_WITH_REVIEW = '7-agent-with-human-review.json';
 const OPT_OUTS = '8-opt-outs.json';
+// Example 9's page is opened in a browser by the browser suite (test-ui/progressSteps.js).
+const PROGRESS_PAGE = '9-campaign-progress-page.json';
 const CONTACTS = 'Assistant Platform campaign contacts';
 const DO_NOT_CALL = 'Assistant Platform Do-Not-Call List';
 const CALL_LOG = 'Assistant Platform call log';
@@ -58,7 +60,7 @@ function register(env) {
 
 		test('every example is imported as it is written (nodes, connections, no placeholder left)', async () => {
 			const files = loadExamples().map((e) => e.file);
-			assert.deepEqual(files, [CAMPAIGN, RESULTS, ESCALATION, KNOWLEDGE, DURABLE_CAMPAIGN, AGENT_WITH_REVIEW, OPT_OUTS]);
+			assert.deepEqual(files, [CAMPAIGN, RESULTS, ESCALATION, KNOWLEDGE, DURABLE_CAMPAIGN, AGENT_WITH_REVIEW, OPT_OUTS, PROGRESS_PAGE]);
 			for (const file of files) {
 				const { id, workflow } = imported.byFile[file];
 				const stored = await env.n8n.api('GET', `/workflows/${id}`);
