@@ -272,4 +272,4 @@ const campaignSteps = [
 	},
 ];
 
-module.exports = { campaignSteps };
+module.exports = { campaignSteps, TABLE };

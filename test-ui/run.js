@@ -1,8 +1,9 @@
 // The browser suite's runner: one environment (the platform sandbox, a real n8n with the packed package
 // installed as a community package, one credential of each type pointing at the sandbox: the end-to-end
 // suite's environment), one headless Chromium (Debian's, through playwright-core), then every step of
-// test-ui/steps.js in order. Each step ends with a screenshot (.build/ui-screenshots/NN-<step>.png); a step
-// that fails is named with its error and its screenshot is kept as NN-<step>.FAILED.png.
+// test-ui/steps.js in order. Each step ends with a screenshot (.build/ui-screenshots/NN-<step>.png), and may take
+// more on the way (NN-<step>-<name>.png); a step that fails is named with its error and its screenshot is kept as
+// NN-<step>.FAILED.png.
 //
 // `npm run test:ui` runs it after scripts/suite.js has packed the package, compiled the sandbox and installed the
 // pinned n8n; Debian's chromium is installed with apt-get when missing (never a browser download). Arguments filter
@@ -72,7 +73,10 @@ async function runSuite({ tarball, chromium, filters = [], log = console.log }) 
 			const base = path.join(screenshotDir, `${String(index).padStart(2, '0')}-${slug(step.name)}`);
 			const started = Date.now();
 			try {
-				await step.run({ editor, page, env, state });
+				// `shot(name, target, options)`: a screenshot of the page (or of another one the step opened, or the whole of
+				// it with { fullPage: true }) beside the step's own.
+				const shot = (name, target = page, options = {}) => target.screenshot({ ...options, path: `${base}-${slug(name)}.png` });
+				await step.run({ editor, page, env, state, shot });
 				await page.screenshot({ path: `${base}.png` });
 				passed += 1;
 				log(`ok   ${step.name} (${((Date.now() - started) / 1000).toFixed(1)} s)`);

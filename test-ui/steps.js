@@ -1,5 +1,5 @@
 // The browser suite's steps, in order: what a new user does in n8n's editor with this package.
-// Each step: { name, run({ editor, page, env, state }) }; it throws (assert) when the editor shows
+// Each step: { name, run({ editor, page, env, state, shot }) }; it throws (assert) when the editor shows
 // something else. Later steps may use what earlier ones left in `state`.
 'use strict';
 const assert = require('node:assert/strict');
@@ -10,6 +10,7 @@ const path = require('node:path');
 const { prepareExample, PORTAL_CREDENTIAL_TYPE, OUTBOUND_CREDENTIAL_TYPE } = require('../scripts/n8n-examples');
 const { textMatching } = require('./editor');
 const { campaignSteps } = require('./campaignSteps');
+const { progressSteps } = require('./progressSteps');
 
 const APP = 'Assistant Platform';
 const CALL_AND_WAIT = 'Assistant Platform Call and Wait';
@@ -317,6 +318,7 @@ const steps = [
 		},
 	},
 	...campaignSteps,
+	...progressSteps,
 	// Last: it leaves the editor on a workflow whose only node is a tool (no main output to add a node after).
 	{
 		name: 'Place Call as an AI agent tool: the panel shows what the model is told, the destination the model fills, and the guardrails',
