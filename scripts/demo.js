@@ -193,7 +193,9 @@ ${imported.map((w) => `   - ${w.name}${w.note}: ${n8n.url}/workflow/${w.id}`).jo
    3. "${name('4-knowledge.json')}": a RAG collection with a document, attached to an assistant.
    4. "${name('8-opt-outs.json')}": publish it; a person who says "do not call me again" in a call of
       example 6's campaign goes on the do-not-call list that example 6 checks before every call.
-   5. Any workflow: add a node, search "Assistant Platform", try Assistant > Get many assistants.
+   5. "${name('9-campaign-progress-page.json')}": give its Webhook a Basic Auth credential, publish it and
+      open ${n8n.url}/webhook/campaign-progress: example 6's campaign as a page that reloads itself.
+   6. Any workflow: add a node, search "Assistant Platform", try Assistant > Get many assistants.
 
  n8n's data and log: .n8n-demo/ (kept between runs). Ctrl-C stops everything.
 ${rule}
