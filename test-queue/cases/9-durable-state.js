@@ -201,7 +201,7 @@ async function campaignRound(cluster) {
 	);
 	const prepared = await main.runWorkflow(setUp.id, { timeoutMs: 120000 });
 	assert.equal(prepared.status, 'success', errorOf(prepared));
-	assert.deepEqual(itemsOf(prepared, 'Prepare'), [{ campaign: name, prepared: true }]);
+	assert.deepEqual(itemsOf(prepared, 'Prepare'), [{ campaign: name, prepared: true, status: 'running' }]);
 	const [summary] = itemsOf(prepared, 'Summary');
 	assert.ok(summary?.new === CAMPAIGN.contacts && summary.status === 'running', `Get Summary after Prepare: ${JSON.stringify(summary)}`);
 
