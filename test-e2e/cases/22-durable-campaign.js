@@ -165,7 +165,7 @@ function register(env) {
 					if (env.sandbox.clock.speed !== SPEED) env.sandbox.clock.setSpeed(SPEED);
 				};
 				const kill = async (next, { executionId, phone, slow = false, resultOf } = {}) => {
-					killed.push({ point: next.point, progress: Math.round(dialled() * 1000) / 1000, executionId, phone, dialRun: Boolean(executionId), resultOf });
+					killed.push({ point: next.point, at: Date.now(), progress: Math.round(dialled() * 1000) / 1000, executionId, phone, dialRun: Boolean(executionId), resultOf });
 					await campaign.crash(POINTS[next.point]);
 					if (slow) env.sandbox.clock.setSpeed(SLOW);
 					gate.release(); // the held answer has nobody left to receive it
@@ -238,7 +238,7 @@ function register(env) {
 				const n8n = campaign.n8n;
 
 				const killedDialRuns = killed.filter((k) => k.dialRun).length;
-				const figures = checkDurableCampaign(plan, env.sandbox.callJournal, rows, { killedDialRuns, cap: CRASH_CAP });
+				const figures = checkDurableCampaign(plan, env.sandbox.callJournal, rows, { killedDialRuns, dialKillTimes: killed.filter((k) => k.dialRun).map((k) => k.at), cap: CRASH_CAP });
 				// Only a kill inside a dial run leaves a contact unknown: after a kill between claim and POST the contact is
 				// unknown and was never dialled at that attempt (nor after). After a kill after its POST the platform placed
 				// the call, but the id its POST returned never reached the table: no result can be judged to be that call's

@@ -110,7 +110,7 @@ module.exports = {
 	expected:
 		`example 6, ${CONTACTS} contacts, ${CAP} in flight: the worker running a dial run killed twice at each moment (claim written, no POST; POST sent, id not stored; ` +
 		`calls in flight) and twice while Record Call Result runs, restarted, nothing else done: 0 numbers dialled twice at once, 0 after ANSWER, 0 lost contacts, ` +
-		`unknown <= killed dial runs and each marked, at most ${CAP} in flight, 0 refused`,
+		`each unknown claimed by a killed dial run before it died and marked, at most ${CAP} in flight, 0 refused`,
 	async run(cluster) {
 		const { sandbox, main } = cluster;
 		sandbox.reset();
@@ -281,7 +281,7 @@ module.exports = {
 				runMs,
 			};
 			try {
-				Object.assign(f, checkDurableCampaign(plan, sandbox.callJournal, rows, { killedDialRuns: killedDialRuns.length, cap: CAP }));
+				Object.assign(f, checkDurableCampaign(plan, sandbox.callJournal, rows, { killedDialRuns: killedDialRuns.length, dialKillTimes: killedDialRuns.map((k) => started + k.at), cap: CAP }));
 				// Each held claim: its contact unknown, and not dialled at that attempt (no POST was sent for it).
 				const byPhone = new Map(rows.map((row) => [row.phone, row]));
 				for (const k of heldClaims) {
