@@ -6,7 +6,7 @@ import { findTable } from '../../../shared/transport/dataTables';
 import { invalid, optionField, textField } from '../../../shared/core/validation';
 import { forEachItem } from '../../helpers/items';
 
-import { listProperty, readList } from './fields';
+import { entryJson, listProperty, readList } from './fields';
 
 /*
  * Do-Not-Call List → Add Number: writes a number (or a prefix ending in *) to the list, in international form, with
@@ -102,15 +102,8 @@ export async function execute(this: IExecuteFunctions): Promise<NodeOutput> {
 		const source = textField(node, 'Source', this.getNodeParameter('source', i, ''), i) || `workflow "${this.getWorkflow().name ?? this.getWorkflow().id}", node "${node.name}"`;
 		const note = textField(node, 'Note', this.getNodeParameter('note', i, ''), i);
 		const { row, already } = await addToList(this, list, found.number, { source, note }, i);
-		const json: IDataObject = {
-			phone: row.phone as string,
-			listed: true,
-			alreadyListed: already,
-			addedAt: (row.addedAt ?? null) as string | null,
-			source: (row.source ?? null) as string | null,
-			note: (row.note ?? null) as string | null,
-			list,
-		};
+		const { phone, ...kept } = entryJson(row);
+		const json: IDataObject = { phone, listed: true, alreadyListed: already, ...kept, list };
 		if ('rowId' in found) Object.assign(json, { contactRowId: found.rowId, internal_id: found.internalId });
 		return [{ json }];
 	});

@@ -4,7 +4,7 @@ import { listedEntry, readDoNotCallList } from '../../../shared/guards/doNotCall
 import { canonicalNumber, invalid, textField } from '../../../shared/core/validation';
 import { forEachItem } from '../../helpers/items';
 
-import { listProperty, readList } from './fields';
+import { entryJson, listProperty, readList } from './fields';
 
 /*
  * Do-Not-Call List → Check Number: whether a number is on the list (itself, or under a prefix), as the guard of every
@@ -40,7 +40,7 @@ export async function execute(this: IExecuteFunctions): Promise<NodeOutput> {
 				json: {
 					phone,
 					listed: entry !== undefined,
-					entry: entry ? { phone: entry.phone as string, addedAt: (entry.addedAt ?? null) as string | null, source: (entry.source ?? null) as string | null, note: (entry.note ?? null) as string | null } : null,
+					entry: entry ? entryJson(entry) : null,
 					list: list.ref,
 				},
 			},

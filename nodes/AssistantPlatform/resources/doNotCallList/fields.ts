@@ -1,4 +1,4 @@
-import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { DEFAULT_DO_NOT_CALL_TABLE } from '../../../shared/guards/doNotCall';
 import { invalid, textField } from '../../../shared/core/validation';
@@ -22,4 +22,9 @@ export function readList(ctx: IExecuteFunctions, i: number): string {
 	const list = textField(ctx.getNode(), 'Do-Not-Call List', ctx.getNodeParameter('list', i, DEFAULT_DO_NOT_CALL_TABLE), i);
 	if (list === '') throw invalid(ctx.getNode(), 'Do-Not-Call List', 'must name a data table of this n8n (its name or ID)', i);
 	return list;
+}
+
+/** A row of the list as both operations output it: the number and what was kept with it. */
+export function entryJson(row: IDataObject): { phone: string; addedAt: string | null; source: string | null; note: string | null } {
+	return { phone: row.phone as string, addedAt: (row.addedAt ?? null) as string | null, source: (row.source ?? null) as string | null, note: (row.note ?? null) as string | null };
 }
