@@ -71,7 +71,7 @@ async function measureSize(sandbox: PlatformSandbox, { n8n, byType, gate }: any,
 	if (most > LINES) throw new Error(`${most} calls at once on ${LINES} lines`);
 	// A size that ran to its end: every contact in its final state, its row naming its last call, nobody dialled twice
 	// or lost (the e2e suite's check of the whole table).
-	const final = stopped ? undefined : dc.checkDurableCampaign(plan, sandbox.callJournal, await n8n.allDataTableRows(table.id), { killedDialRuns: 0, cap: LINES });
+	const final = stopped ? undefined : dc.checkDurableCampaign(plan, sandbox.callJournal, await n8n.allDataTableRows(table.id), { cap: LINES });
 	const spans = ended.map((c): [number, number] => [c.startedWallAt, c.endedWallAt ?? NaN]);
 	const [first, lastStart] = [Math.min(...spans.map(([start]) => start)), Math.max(...spans.map(([start]) => start))];
 	const lastFirstAttempt = Math.max(...ended.filter((c) => c.attempt === 1).map((c) => c.startedWallAt));

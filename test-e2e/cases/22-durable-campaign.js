@@ -237,8 +237,7 @@ function register(env) {
 				const runMs = Date.now() - started;
 				const n8n = campaign.n8n;
 
-				const killedDialRuns = killed.filter((k) => k.dialRun).length;
-				const figures = checkDurableCampaign(plan, env.sandbox.callJournal, rows, { killedDialRuns, dialKillTimes: killed.filter((k) => k.dialRun).map((k) => k.at), cap: CRASH_CAP });
+				const figures = checkDurableCampaign(plan, env.sandbox.callJournal, rows, { dialKillTimes: killed.filter((k) => k.dialRun).map((k) => k.at), cap: CRASH_CAP });
 				// Only a kill inside a dial run leaves a contact unknown: after a kill between claim and POST the contact is
 				// unknown and was never dialled at that attempt (nor after). After a kill after its POST the platform placed
 				// the call, but the id its POST returned never reached the table: no result can be judged to be that call's

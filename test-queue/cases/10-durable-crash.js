@@ -281,7 +281,7 @@ module.exports = {
 				runMs,
 			};
 			try {
-				Object.assign(f, checkDurableCampaign(plan, sandbox.callJournal, rows, { killedDialRuns: killedDialRuns.length, dialKillTimes: killedDialRuns.map((k) => started + k.at), cap: CAP }));
+				Object.assign(f, checkDurableCampaign(plan, sandbox.callJournal, rows, { dialKillTimes: killedDialRuns.map((k) => started + k.at), cap: CAP }));
 				// Each held claim: its contact unknown, and not dialled at that attempt (no POST was sent for it).
 				const byPhone = new Map(rows.map((row) => [row.phone, row]));
 				for (const k of heldClaims) {
